@@ -1,0 +1,316 @@
+/* memsim: exhaustive checking of GPU litmus tests under scoped memory models. */
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../sim/parse.h"
+#include "report.h"
+
+#define MEMSIM_VERSION "0.1.0"
+
+enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD_INPUT = 2 };
+
+typedef struct {
+    explore_opts ex;
+    bool json, quiet;
+    const char *dot, *svg, *png;
+    char **files;
+    int nfiles, capfiles;
+} options;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: memsim [options] FILE.lit|DIR ...\n"
+            "\n"
+            "Enumerates every execution of each litmus test under a scoped GPU memory model,\n"
+            "lists the final states, says whether the condition can happen, reports races and\n"
+            "hangs, and checks the test's `expect` lines.\n"
+            "\n"
+            "options:\n"
+            "  --model M[,M...]  models to check under: src11 (default), ptx, sc, or all\n"
+            "  --json            print JSON instead of text\n"
+            "  --dot FILE        write a witness execution (first model) as Graphviz dot\n"
+            "  --svg FILE        ... rendered to SVG (needs Graphviz's dot)\n"
+            "  --png FILE        ... rendered to PNG (needs Graphviz's dot)\n"
+            "  -q, --quiet       print only the summary line per test\n"
+            "  --list-models     describe the models\n"
+            "  --version, -h, --help\n"
+            "\n"
+            "exit status: 0 every expectation holds, 1 one does not, 2 bad input\n");
+}
+
+static void add_file(options *o, const char *path)
+{
+    if (o->nfiles == o->capfiles) {
+        o->capfiles = o->capfiles ? o->capfiles * 2 : 16;
+        o->files = realloc(o->files, (size_t)o->capfiles * sizeof *o->files);
+    }
+    o->files[o->nfiles++] = strdup(path);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* A directory stands for every .lit file under it, in name order. */
+static int add_path(options *o, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "%s: error: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        add_file(o, path);
+        return 0;
+    }
+    DIR *d = opendir(path);
+    if (!d) {
+        fprintf(stderr, "%s: error: %s\n", path, strerror(errno));
+        return -1;
+    }
+    char **names = NULL;
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        size_t len = strlen(path) + strlen(de->d_name) + 2;
+        char *full = malloc(len);
+        snprintf(full, len, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/", de->d_name);
+        struct stat s2;
+        size_t nl = strlen(de->d_name);
+        if (stat(full, &s2) == 0 && (S_ISDIR(s2.st_mode) || (nl > 4 && strcmp(de->d_name + nl - 4, ".lit") == 0))) {
+            names = realloc(names, (size_t)(n + 1) * sizeof *names);
+            names[n++] = full;
+        } else {
+            free(full);
+        }
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        if (add_path(o, names[i]) != 0)
+            rc = -1;
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+static int parse_models(options *o, const char *spec)
+{
+    o->ex.nmodels = 0;
+    if (strcmp(spec, "all") == 0) {
+        for (int i = 0; all_models[i] && i < MAX_MODELS; i++)
+            o->ex.models[o->ex.nmodels++] = all_models[i];
+        return 0;
+    }
+    char *copy = strdup(spec), *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        const model *m = model_find(tok);
+        if (!m) {
+            fprintf(stderr, "memsim: error: unknown model '%s' (models: src11 ptx sc, or all)\n", tok);
+            free(copy);
+            return -1;
+        }
+        if (o->ex.nmodels < MAX_MODELS)
+            o->ex.models[o->ex.nmodels++] = m;
+    }
+    free(copy);
+    return o->ex.nmodels ? 0 : -1;
+}
+
+static int render(const char *dotfile_tmp, const char *out, const char *fmt)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "dot -T%s -o '%s' '%s' 2>&1", fmt, out, dotfile_tmp);
+    if (system("command -v dot >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "memsim: error: Graphviz's 'dot' is not installed (apt-get install graphviz), so --%s cannot "
+                        "be drawn; --dot FILE writes the Graphviz source\n", fmt);
+        return -1;
+    }
+    int rc = system(cmd);
+    if (rc != 0) {
+        fprintf(stderr, "memsim: error: dot failed to render %s\n", out);
+        return -1;
+    }
+    return 0;
+}
+
+static int write_pictures(const options *o, const test *t, const explore_result *r)
+{
+    int rc = 0;
+    if (o->dot) {
+        FILE *f = fopen(o->dot, "w");
+        if (!f) {
+            fprintf(stderr, "memsim: error: cannot write %s: %s\n", o->dot, strerror(errno));
+            return -1;
+        }
+        report_dot(f, t, r, 0);
+        fclose(f);
+    }
+    const char *fmts[2] = {"svg", "png"};
+    const char *outs[2] = {o->svg, o->png};
+    for (int i = 0; i < 2; i++) {
+        if (!outs[i])
+            continue;
+        char tmp[] = "/tmp/memsim-dot-XXXXXX";
+        int fd = mkstemp(tmp);
+        if (fd < 0)
+            return -1;
+        FILE *f = fdopen(fd, "w");
+        report_dot(f, t, r, 0);
+        fclose(f);
+        if (render(tmp, outs[i], fmts[i]) != 0)
+            rc = -1;
+        unlink(tmp);
+    }
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    options o = {0};
+    o.ex.models[0] = &model_src11;
+    o.ex.nmodels = 1;
+    o.ex.progress = isatty(2);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(a, "--version") == 0) {
+            printf("memsim %s\n", MEMSIM_VERSION);
+            return 0;
+        } else if (strcmp(a, "--list-models") == 0) {
+            for (int m = 0; all_models[m]; m++)
+                printf("%-6s %s\n", all_models[m]->name, all_models[m]->title);
+            return 0;
+        } else if (strcmp(a, "--json") == 0) {
+            o.json = true;
+        } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+            o.quiet = true;
+        } else if (strcmp(a, "--progress") == 0) {
+            o.ex.progress = true;
+        } else if ((strcmp(a, "--model") == 0 || strcmp(a, "-m") == 0 || strcmp(a, "--dot") == 0 ||
+                    strcmp(a, "--svg") == 0 || strcmp(a, "--png") == 0)) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "memsim: error: %s needs an argument\n", a);
+                return EXIT_BAD_INPUT;
+            }
+            const char *v = argv[++i];
+            if (a[2] == 'm' || a[1] == 'm') {
+                if (parse_models(&o, v) != 0)
+                    return EXIT_BAD_INPUT;
+            } else if (strcmp(a, "--dot") == 0) {
+                o.dot = v;
+            } else if (strcmp(a, "--svg") == 0) {
+                o.svg = v;
+            } else {
+                o.png = v;
+            }
+        } else if (strncmp(a, "--model=", 8) == 0) {
+            if (parse_models(&o, a + 8) != 0)
+                return EXIT_BAD_INPUT;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "memsim: error: unknown option '%s'\n", a);
+            usage(stderr);
+            return EXIT_BAD_INPUT;
+        } else if (add_path(&o, a) != 0) {
+            return EXIT_BAD_INPUT;
+        }
+    }
+    if (o.nfiles == 0) {
+        usage(stderr);
+        return EXIT_BAD_INPUT;
+    }
+    if ((o.dot || o.svg || o.png) && o.nfiles != 1) {
+        fprintf(stderr, "memsim: error: --dot, --svg and --png draw one test: give exactly one file\n");
+        return EXIT_BAD_INPUT;
+    }
+    int status = EXIT_OK;
+    int ntests = 0, nbad = 0, nexp = 0, nmet = 0;
+    double total = 0;
+    cJSON *all = o.json ? cJSON_CreateArray() : NULL;
+    for (int f = 0; f < o.nfiles; f++) {
+        diag d = {0};
+        test *t = lit_parse_file(o.files[f], &d);
+        if (!t) {
+            fputs(d.msg ? d.msg : "memsim: error: cannot parse\n", stderr);
+            diag_free(&d);
+            nbad++;
+            status = EXIT_BAD_INPUT;
+            continue;
+        }
+        explore_result r;
+        if (explore(t, &o.ex, &r) != 0) {
+            fprintf(stderr, "%s\n", r.err);
+            explore_result_free(&r);
+            test_free(t);
+            nbad++;
+            status = EXIT_BAD_INPUT;
+            continue;
+        }
+        ntests++;
+        total += r.seconds;
+        bool all_met = true;
+        for (int m = 0; m < r.nmodels; m++) {
+            const expectation *ex = expectation_for(t, r.mr[m].m->name);
+            if (r.mr[m].errors)
+                all_met = false;
+            if (!ex)
+                continue;
+            nexp++;
+            if (expectation_met(t, &r.mr[m], ex->verdict))
+                nmet++;
+            else
+                all_met = false;
+        }
+        if (!all_met && status == EXIT_OK)
+            status = EXIT_MISMATCH;
+        if (o.json) {
+            cJSON_AddItemToArray(all, report_json(t, &r));
+        } else if (o.quiet) {
+            printf("%-50s", t->name);
+            for (int m = 0; m < r.nmodels; m++) {
+                const expectation *ex = expectation_for(t, r.mr[m].m->name);
+                verdict_t v = result_verdict(t, &r.mr[m]);
+                printf("  %s: %s%s", r.mr[m].m->name, verdict_name(v), ex ? (v == ex->verdict ? "" : " (MISMATCH)") : "");
+            }
+            printf("\n");
+        } else {
+            report_text(stdout, t, &r);
+        }
+        if (write_pictures(&o, t, &r) != 0 && status == EXIT_OK)
+            status = EXIT_BAD_INPUT;
+        explore_result_free(&r);
+        test_free(t);
+    }
+    if (o.json) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON_AddItemToObject(root, "tests", all);
+        cJSON *sum = cJSON_AddObjectToObject(root, "summary");
+        cJSON_AddNumberToObject(sum, "tests", ntests);
+        cJSON_AddNumberToObject(sum, "bad_input", nbad);
+        cJSON_AddNumberToObject(sum, "expectations", nexp);
+        cJSON_AddNumberToObject(sum, "met", nmet);
+        cJSON_AddNumberToObject(sum, "seconds", total);
+        char *s = cJSON_Print(root);
+        puts(s);
+        free(s);
+        cJSON_Delete(root);
+    } else if (o.nfiles > 1) {
+        printf("Summary: %d test%s, %d of %d expectations met, %d mismatched, %d bad input, %.3f s\n", ntests,
+               ntests == 1 ? "" : "s", nmet, nexp, nexp - nmet, nbad, total);
+    }
+    for (int i = 0; i < o.nfiles; i++)
+        free(o.files[i]);
+    free(o.files);
+    return status;
+}

@@ -1,0 +1,85 @@
+/* --json: everything the text says, for tools, through Debian's cJSON. */
+#include <cjson/cJSON.h>
+
+#include "report.h"
+
+static cJSON *event_json(const test *t, const event *e)
+{
+    cJSON *j = cJSON_CreateObject();
+    char what[128], cn[96] = "";
+    event_describe(t, e, what, sizeof what);
+    if (e->cell >= 0)
+        cell_name(t, e->cell, cn, sizeof cn);
+    cJSON_AddStringToObject(j, "thread", e->thread >= 0 ? t->threads[e->thread].name : "init");
+    cJSON_AddStringToObject(j, "access", what);
+    cJSON_AddStringToObject(j, "location", cn);
+    cJSON_AddStringToObject(j, "order", order_name(e->ord));
+    cJSON_AddStringToObject(j, "scope", e->ord == ORD_PLAIN ? "none" : scope_name(e->scope));
+    cJSON_AddNumberToObject(j, "gpu", e->gpu);
+    cJSON_AddNumberToObject(j, "line", e->src ? e->src->pos.line : 0);
+    cJSON_AddNumberToObject(j, "column", e->src ? e->src->pos.col : 0);
+    return j;
+}
+
+cJSON *report_json(const test *t, const explore_result *r)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "test", t->name);
+    cJSON_AddStringToObject(root, "file", t->file);
+    char c[1024];
+    cond_to_string(t, t->cond, c, sizeof c);
+    cJSON_AddStringToObject(root, "quantifier", t->quant == Q_EXISTS ? "exists" : t->quant == Q_NOT_EXISTS ? "~exists" : "forall");
+    cJSON_AddStringToObject(root, "condition", c);
+    cJSON_AddNumberToObject(root, "candidates", (double)r->candidates);
+    cJSON_AddNumberToObject(root, "seconds", r->seconds);
+    cJSON *models = cJSON_AddArrayToObject(root, "models");
+    for (int m = 0; m < r->nmodels; m++) {
+        const model_result *mr = &r->mr[m];
+        cJSON *jm = cJSON_CreateObject();
+        cJSON_AddStringToObject(jm, "model", mr->m->name);
+        cJSON *states = cJSON_AddArrayToObject(jm, "states");
+        for (int i = 0; i < mr->nouts; i++) {
+            cJSON *s = cJSON_CreateObject();
+            cJSON *vals = cJSON_AddObjectToObject(s, "values");
+            for (int k = 0; k < r->nshow; k++) {
+                char name[128];
+                show_item_name(t, &r->show[k], name, sizeof name);
+                cJSON_AddNumberToObject(vals, name, (double)mr->outs[i].vals[k]);
+            }
+            cJSON_AddNumberToObject(s, "executions", (double)mr->outs[i].count);
+            cJSON_AddBoolToObject(s, "condition", mr->outs[i].cond);
+            cJSON_AddBoolToObject(s, "hang", mr->outs[i].hang);
+            cJSON_AddItemToArray(states, s);
+        }
+        cJSON_AddBoolToObject(jm, "ok", result_ok(t, mr));
+        cJSON_AddNumberToObject(jm, "positive", (double)mr->positive);
+        cJSON_AddNumberToObject(jm, "negative", (double)mr->negative);
+        cJSON_AddNumberToObject(jm, "consistent", (double)mr->consistent);
+        cJSON_AddStringToObject(jm, "observation",
+                                mr->positive == 0 ? "Never" : mr->negative == 0 ? "Always" : "Sometimes");
+        cJSON *races = cJSON_AddArrayToObject(jm, "races");
+        for (int i = 0; i < mr->nraces; i++) {
+            cJSON *jr = cJSON_CreateObject();
+            cJSON_AddItemToObject(jr, "a", event_json(t, &mr->races[i].ea));
+            cJSON_AddItemToObject(jr, "b", event_json(t, &mr->races[i].eb));
+            cJSON_AddStringToObject(jr, "why", mr->races[i].why);
+            cJSON_AddNumberToObject(jr, "executions", (double)mr->races[i].count);
+            cJSON_AddItemToArray(races, jr);
+        }
+        cJSON_AddBoolToObject(jm, "races_are_undefined", mr->m->races_are_ub);
+        cJSON_AddNumberToObject(jm, "hangs", (double)mr->hangs);
+        if (mr->hangs)
+            cJSON_AddStringToObject(jm, "hang", mr->hang_msg);
+        if (mr->errors)
+            cJSON_AddStringToObject(jm, "error", mr->error_msg);
+        verdict_t v = result_verdict(t, mr);
+        cJSON_AddStringToObject(jm, "verdict", verdict_name(v));
+        const expectation *ex = expectation_for(t, mr->m->name);
+        if (ex) {
+            cJSON_AddStringToObject(jm, "expected", verdict_name(ex->verdict));
+            cJSON_AddBoolToObject(jm, "expectation_met", v == ex->verdict);
+        }
+        cJSON_AddItemToArray(models, jm);
+    }
+    return root;
+}

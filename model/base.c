@@ -1,0 +1,112 @@
+#include "base.h"
+
+static bool in_instance(const event *a, scope_t s, const event *b)
+{
+    switch (s) {
+    case SCOPE_SYS: return true;
+    case SCOPE_AGENT: return a->gpu == b->gpu;
+    case SCOPE_WG: return a->gpu == b->gpu && a->wg == b->wg;
+    case SCOPE_WAVE: return a->gpu == b->gpu && a->wg == b->wg && a->wave == b->wave;
+    default: return a->thread == b->thread;
+    }
+}
+
+scope_t effective_scope(const execution *x, const event *e)
+{
+    scope_t s = e->ord == ORD_PLAIN && e->kind != EV_F ? SCOPE_NONE : e->scope;
+    if (e->cell >= 0) {
+        const location *L = &x->t->locs[cell_loc(x->t, e->cell)];
+        if (L->gran == GRAN_COARSE && s > SCOPE_AGENT)
+            s = SCOPE_AGENT;
+    }
+    return s;
+}
+
+void base_compute(base *b, const execution *x)
+{
+    int n = x->n;
+    b->x = x;
+    b->IW = b->Rd = b->Wr = b->F = b->BAR = b->A = b->PLAIN = set_empty();
+    b->ACQ = b->REL = b->SC = b->FSC = b->IMPL = b->FACQ = b->FREL = set_empty();
+    for (int i = 0; i < n; i++) {
+        const event *e = &x->ev[i];
+        bool acq = e->ord == ORD_ACQUIRE || e->ord == ORD_ACQ_REL || e->ord == ORD_SEQ_CST;
+        bool relo = e->ord == ORD_RELEASE || e->ord == ORD_ACQ_REL || e->ord == ORD_SEQ_CST;
+        switch (e->kind) {
+        case EV_IW: set_add(&b->IW, i); break;
+        case EV_R: set_add(&b->Rd, i); break;
+        case EV_W: set_add(&b->Wr, i); break;
+        case EV_F: set_add(&b->F, i); break;
+        default: set_add(&b->BAR, i); break;
+        }
+        if (e->implicit) {
+            set_add(&b->IMPL, i);
+            continue;
+        }
+        if (e->kind == EV_R || e->kind == EV_W) {
+            if (e->ord == ORD_PLAIN)
+                set_add(&b->PLAIN, i);
+            else
+                set_add(&b->A, i);
+            /* An RMW's read half carries its acquire, its write half its release. */
+            if (e->kind == EV_R && acq)
+                set_add(&b->ACQ, i);
+            if (e->kind == EV_W && relo)
+                set_add(&b->REL, i);
+            if (e->ord == ORD_SEQ_CST)
+                set_add(&b->SC, i);
+        }
+        if (e->kind == EV_F) {
+            if (acq)
+                set_add(&b->FACQ, i);
+            if (relo)
+                set_add(&b->FREL, i);
+            if (e->ord == ORD_SEQ_CST) {
+                set_add(&b->FSC, i);
+                set_add(&b->SC, i);
+            }
+        }
+    }
+    b->ACQ = set_or(b->ACQ, b->FACQ);
+    b->REL = set_or(b->REL, b->FREL);
+    b->Wr = set_or(b->Wr, set_empty());
+    b->M = set_or(set_or(b->Rd, b->Wr), b->IW);
+
+    rel *sloc = rel_new(), *incl = rel_new(), *conflict = rel_new(), *cxg = rel_new();
+    for (int i = 0; i < n; i++) {
+        const event *a = &x->ev[i];
+        scope_t sa = effective_scope(x, a);
+        for (int j = 0; j < n; j++) {
+            const event *c = &x->ev[j];
+            if (a->cell >= 0 && a->cell == c->cell)
+                rel_add(sloc, i, j);
+            if (i == j)
+                continue;
+            scope_t sc = effective_scope(x, c);
+            if (a->kind == EV_IW || c->kind == EV_IW || a->thread == c->thread ||
+                (in_instance(a, sa, c) && in_instance(c, sc, a)))
+                rel_add(incl, i, j);
+            if (a->cell >= 0 && a->cell == c->cell && a->kind != EV_IW && c->kind != EV_IW) {
+                if (a->thread != c->thread && (a->kind == EV_W || c->kind == EV_W))
+                    rel_add(conflict, i, j);
+                const location *L = &x->t->locs[cell_loc(x->t, a->cell)];
+                if (L->gran == GRAN_COARSE && a->gpu != c->gpu)
+                    rel_add(cxg, i, j);
+            }
+        }
+    }
+    b->sloc = sloc;
+    b->incl = incl;
+    b->conflict = conflict;
+    b->cxg = cxg;
+    b->po = &x->po;
+    b->rf = &x->rf;
+    b->co = &x->co;
+    b->rmw = &x->rmw;
+    b->dep = &x->dep;
+    b->kb = &x->kb;
+    b->bar = &x->bar;
+    b->po_loc = I(b->po, b->sloc);
+    /* fr = rf^-1 ; co   (initial writes are co-first, so init reads are covered) */
+    b->fr = S(inv(b->rf), b->co);
+}

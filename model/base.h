@@ -1,0 +1,23 @@
+/* Event sets and relations that every model starts from (models.md §2),
+ * derived once per candidate execution. */
+#ifndef MEMSIM_BASE_H
+#define MEMSIM_BASE_H
+
+#include "exec.h"
+
+typedef struct {
+    const execution *x;
+    set IW, Rd, Wr, F, BAR, M, A, PLAIN;
+    set ACQ, REL, SC, FSC, IMPL, FACQ, FREL;   /* non-implicit unless named IMPL */
+    R po, po_loc, sloc, rf, co, fr, rmw, dep, kb, bar;
+    R incl;       /* each event's (effective) scope instance holds the other's thread */
+    R conflict;   /* same cell, different threads, at least one write, no initial write */
+    R cxg;        /* accesses to one coarse-grained cell from different GPUs */
+} base;
+
+void base_compute(base *b, const execution *x);
+
+/* Effective scope after granularity: coarse memory acts at most at agent. */
+scope_t effective_scope(const execution *x, const event *e);
+
+#endif

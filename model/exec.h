@@ -1,0 +1,34 @@
+/* One candidate execution: events with their attributes and the relations
+ * that the explorer chose (rf, co) or derived from the program (po, dep, rmw,
+ * kernel order, barrier instances). */
+#ifndef MEMSIM_EXEC_H
+#define MEMSIM_EXEC_H
+
+#include "../sim/ir.h"
+#include "rel.h"
+
+typedef enum { EV_IW = 0, EV_R, EV_W, EV_F, EV_BA, EV_BW } evkind_t;
+
+typedef struct {
+    evkind_t kind;
+    int thread;          /* -1 for an initial write */
+    int cell;            /* -1 for fences and barriers */
+    order_t ord;
+    scope_t scope;       /* as written */
+    int64_t value;
+    int rmw_partner;     /* the other half of an RMW, or -1 */
+    bool implicit;       /* the fence.sc that PTX puts before a seq_cst access */
+    bool await_hang;     /* the read of an await that never succeeds */
+    int gpu, wg, wave, kernel;
+    int bar;             /* barrier instance within its workgroup */
+    const inst *src;     /* the instruction, for messages (NULL for IW) */
+} event;
+
+typedef struct {
+    const test *t;
+    int n;
+    event ev[REL_MAX];
+    rel po, rf, co, rmw, dep, kb, bar;
+} execution;
+
+#endif

@@ -1,0 +1,38 @@
+/* A memory model: a consistency predicate over candidate executions and, for
+ * models where racy programs are undefined, a race detector. */
+#ifndef MEMSIM_MODEL_H
+#define MEMSIM_MODEL_H
+
+#include "base.h"
+
+enum { MAX_RACES_PER_EXEC = 16 };
+
+typedef struct {
+    int a, b;            /* events */
+    const char *why;     /* "plain access", "scopes do not include each other", ... */
+} race_pair;
+
+typedef struct {
+    bool consistent;
+    const char *failed;  /* the first axiom that failed */
+    int nraces;
+    race_pair races[MAX_RACES_PER_EXEC];
+} model_verdict;
+
+typedef struct model {
+    const char *name;
+    const char *title;
+    bool races_are_ub;
+    void (*check)(const base *b, model_verdict *out);
+} model;
+
+extern const model model_src11, model_ptx, model_sc;
+extern const model *const all_models[];   /* NULL-terminated */
+const model *model_find(const char *name);
+
+/* Shared by the DRF models: records a race with its reason. */
+void verdict_add_race(model_verdict *v, int a, int b, const char *why);
+/* Pairs ordered only through kernel boundaries: hb? ; kb ; hb?  (either way). */
+R kernel_ordered(R hb, R kb);
+
+#endif

@@ -1,0 +1,265 @@
+#include "rel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The arena is per thread so that exploration workers never share it. */
+enum { ARENA_RELS = 1024 };
+static _Thread_local rel *arena;
+static _Thread_local int arena_used;
+static _Thread_local int cur_n, cur_words;
+
+void rel_begin(int n)
+{
+    if (n > REL_MAX) {
+        fprintf(stderr, "memsim: internal error: %d events exceed the limit of %d\n", n, REL_MAX);
+        abort();
+    }
+    if (!arena)
+        arena = malloc(sizeof(rel) * ARENA_RELS);
+    arena_used = 0;
+    cur_n = n;
+    cur_words = (n + 63) / 64;
+    if (cur_words == 0)
+        cur_words = 1;
+}
+
+int rel_n(void) { return cur_n; }
+int rel_mark(void) { return arena_used; }
+void rel_release(int mark) { arena_used = mark; }
+
+rel *rel_new(void)
+{
+    if (arena_used == ARENA_RELS) {
+        fprintf(stderr, "memsim: internal error: relation arena exhausted\n");
+        abort();
+    }
+    rel *r = &arena[arena_used++];
+    for (int i = 0; i < cur_n; i++)
+        for (int w = 0; w < cur_words; w++)
+            r->row[i].w[w] = 0;
+    return r;
+}
+
+R rel_empty(void) { return rel_new(); }
+
+set set_empty(void)
+{
+    set s;
+    memset(&s, 0, sizeof s);
+    return s;
+}
+
+set set_all(void)
+{
+    set s = set_empty();
+    for (int i = 0; i < cur_n; i++)
+        s.w[i / 64] |= 1ull << (i % 64);
+    return s;
+}
+
+set set_one(int e)
+{
+    set s = set_empty();
+    s.w[e / 64] |= 1ull << (e % 64);
+    return s;
+}
+
+set set_or(set a, set b)
+{
+    for (int w = 0; w < REL_WORDS; w++)
+        a.w[w] |= b.w[w];
+    return a;
+}
+
+set set_and(set a, set b)
+{
+    for (int w = 0; w < REL_WORDS; w++)
+        a.w[w] &= b.w[w];
+    return a;
+}
+
+set set_minus(set a, set b)
+{
+    for (int w = 0; w < REL_WORDS; w++)
+        a.w[w] &= ~b.w[w];
+    return a;
+}
+
+bool set_has(set s, int e) { return (s.w[e / 64] >> (e % 64)) & 1; }
+void set_add(set *s, int e) { s->w[e / 64] |= 1ull << (e % 64); }
+
+bool set_is_empty(set s)
+{
+    for (int w = 0; w < REL_WORDS; w++)
+        if (s.w[w])
+            return false;
+    return true;
+}
+
+void rel_add(rel *r, int a, int b) { r->row[a].w[b / 64] |= 1ull << (b % 64); }
+bool rel_has(R r, int a, int b) { return (r->row[a].w[b / 64] >> (b % 64)) & 1; }
+
+#define ROWS(i) for (int i = 0; i < cur_n; i++)
+#define WORDS(w) for (int w = 0; w < cur_words; w++)
+
+R U(R a, R b)
+{
+    rel *o = rel_new();
+    ROWS(i) WORDS(w) o->row[i].w[w] = a->row[i].w[w] | b->row[i].w[w];
+    return o;
+}
+
+R U3(R a, R b, R c) { return U(U(a, b), c); }
+
+R I(R a, R b)
+{
+    rel *o = rel_new();
+    ROWS(i) WORDS(w) o->row[i].w[w] = a->row[i].w[w] & b->row[i].w[w];
+    return o;
+}
+
+R D(R a, R b)
+{
+    rel *o = rel_new();
+    ROWS(i) WORDS(w) o->row[i].w[w] = a->row[i].w[w] & ~b->row[i].w[w];
+    return o;
+}
+
+R S(R a, R b)
+{
+    rel *o = rel_new();
+    ROWS(i)
+    {
+        for (int w = 0; w < cur_words; w++) {
+            uint64_t bits = a->row[i].w[w];
+            while (bits) {
+                int j = w * 64 + __builtin_ctzll(bits);
+                bits &= bits - 1;
+                WORDS(v) o->row[i].w[v] |= b->row[j].w[v];
+            }
+        }
+    }
+    return o;
+}
+
+R inv(R a)
+{
+    rel *o = rel_new();
+    ROWS(i) ROWS(j) if (rel_has(a, i, j)) rel_add(o, j, i);
+    return o;
+}
+
+/* Warshall: for each k, every row that reaches k gains k's row. */
+R plus(R a)
+{
+    rel *o = rel_new();
+    ROWS(i) o->row[i] = a->row[i];
+    ROWS(k)
+    {
+        ROWS(i)
+        {
+            if (rel_has(o, i, k))
+                WORDS(w) o->row[i].w[w] |= o->row[k].w[w];
+        }
+    }
+    return o;
+}
+
+R opt(R a)
+{
+    rel *o = rel_new();
+    ROWS(i)
+    {
+        o->row[i] = a->row[i];
+        rel_add(o, i, i);
+    }
+    return o;
+}
+
+R star(R a) { return opt(plus(a)); }
+
+R id(set s)
+{
+    rel *o = rel_new();
+    ROWS(i) if (set_has(s, i)) rel_add(o, i, i);
+    return o;
+}
+
+R cross(set a, set b)
+{
+    rel *o = rel_new();
+    ROWS(i) if (set_has(a, i)) WORDS(w) o->row[i].w[w] = b.w[w];
+    return o;
+}
+
+R restr(set a, R r, set b)
+{
+    rel *o = rel_new();
+    ROWS(i) if (set_has(a, i)) WORDS(w) o->row[i].w[w] = r->row[i].w[w] & b.w[w];
+    return o;
+}
+
+R sym(R a) { return U(a, inv(a)); }
+
+set domain(R a)
+{
+    set s = set_empty();
+    ROWS(i)
+    {
+        uint64_t any = 0;
+        WORDS(w) any |= a->row[i].w[w];
+        if (any)
+            set_add(&s, i);
+    }
+    return s;
+}
+
+set range(R a)
+{
+    set s = set_empty();
+    ROWS(i) WORDS(w) s.w[w] |= a->row[i].w[w];
+    return s;
+}
+
+bool irreflexive(R a)
+{
+    ROWS(i) if (rel_has(a, i, i)) return false;
+    return true;
+}
+
+/* Kahn's algorithm: repeatedly drop events with no predecessor left. */
+bool acyclic(R a)
+{
+    int indeg[REL_MAX] = {0};
+    ROWS(i) ROWS(j) if (rel_has(a, i, j)) indeg[j]++;
+    int stack[REL_MAX], top = 0, seen = 0;
+    ROWS(i) if (!indeg[i]) stack[top++] = i;
+    while (top) {
+        int i = stack[--top];
+        seen++;
+        for (int w = 0; w < cur_words; w++) {
+            uint64_t bits = a->row[i].w[w];
+            while (bits) {
+                int j = w * 64 + __builtin_ctzll(bits);
+                bits &= bits - 1;
+                if (--indeg[j] == 0)
+                    stack[top++] = j;
+            }
+        }
+    }
+    return seen == cur_n;
+}
+
+bool is_empty(R a)
+{
+    ROWS(i) WORDS(w) if (a->row[i].w[w]) return false;
+    return true;
+}
+
+bool subset(R a, R b)
+{
+    ROWS(i) WORDS(w) if (a->row[i].w[w] & ~b->row[i].w[w]) return false;
+    return true;
+}

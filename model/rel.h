@@ -1,0 +1,71 @@
+/* A small relation algebra over the events of one execution, in the style of
+ * herd's cat language.  Relations are bit matrices; every operator returns a
+ * fresh relation from a per-thread arena that rel_begin() resets, so an axiom
+ * reads as one line:   R hb = plus(U(po, I(incl, sw)));                     */
+#ifndef MEMSIM_REL_H
+#define MEMSIM_REL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define REL_MAX 128                 /* events per execution */
+#define REL_WORDS (REL_MAX / 64)
+
+typedef struct {
+    uint64_t w[REL_WORDS];
+} set;
+
+typedef struct {
+    set row[REL_MAX];
+} rel;
+
+typedef const rel *R;
+
+/* Starts a new execution of n events: resets the arena. */
+void rel_begin(int n);
+int rel_n(void);
+/* Arena marks, for loops that would otherwise exhaust it. */
+int rel_mark(void);
+void rel_release(int mark);
+
+/* Sets. */
+set set_empty(void);
+set set_all(void);
+set set_one(int e);
+set set_or(set a, set b);
+set set_and(set a, set b);
+set set_minus(set a, set b);
+bool set_has(set s, int e);
+void set_add(set *s, int e);
+bool set_is_empty(set s);
+
+/* Construction. */
+rel *rel_new(void);                   /* empty, writable */
+void rel_add(rel *r, int a, int b);
+bool rel_has(R r, int a, int b);
+R rel_empty(void);
+
+/* Operators (cat syntax in the comments). */
+R U(R a, R b);                        /* a | b          */
+R U3(R a, R b, R c);                  /* a | b | c      */
+R I(R a, R b);                        /* a & b          */
+R D(R a, R b);                        /* a \ b          */
+R S(R a, R b);                        /* a ; b          */
+R inv(R a);                           /* a^-1           */
+R plus(R a);                          /* a+             */
+R star(R a);                          /* a*             */
+R opt(R a);                           /* a?             */
+R id(set s);                          /* [s]            */
+R cross(set a, set b);                /* a * b          */
+R restr(set a, R r, set b);        /* [a]; r; [b]    */
+R sym(R a);                           /* a | a^-1       */
+set domain(R a);
+set range(R a);
+
+/* Checks. */
+bool acyclic(R a);
+bool irreflexive(R a);
+bool is_empty(R a);
+bool subset(R a, R b);
+
+#endif

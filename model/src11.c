@@ -1,0 +1,88 @@
+/* Scoped RC11 (models.md §4.4, after [PTX19] Fig. 10 and src11.als), the
+ * semantics of HIP/CUDA C++ atomics and of LLVM's AMDGPU memory model.
+ * Changes from the paper's model, as issue 2 requires:
+ *   - RC11's acyclic(po | rf) is replaced by acyclic(rf | dep): GPUs show
+ *     load buffering, so only dependency cycles (thin air) are forbidden;
+ *   - kernel boundaries (kb) and workgroup barriers (bar) are part of hb;
+ *   - granularity (§9.2): scopes on coarse memory are clamped to agent (in
+ *     incl), and a conflict on coarse memory between GPUs is a race unless
+ *     kernel boundaries order it.                                         */
+#include "model.h"
+
+static void src11_check(const base *b, model_verdict *v)
+{
+    set W = b->Wr, Rd = b->Rd, A = b->A, F = b->F;
+    R po = b->po, rf = b->rf, co = b->co, fr = b->fr, incl = b->incl;
+
+    /* rs = [W] ; po_loc? ; [W & A] ; ((incl & rf) ; rmw)* */
+    R rs = S(restr(W, opt(b->po_loc), set_and(W, A)), star(S(I(incl, rf), b->rmw)));
+    /* sw = [REL] ; ([F] ; po)? ; rs ; (incl & rf) ; [R & A] ; (po ; [F])? ; [ACQ] */
+    R sw = S(S(S(S(id(b->REL), opt(restr(F, po, set_all()))), rs), restr(set_all(), I(incl, rf), set_and(Rd, A))),
+             S(opt(restr(set_all(), po, F)), id(b->ACQ)));
+    /* hb = (po | (incl & sw) | kb | bar)+ */
+    R hb = plus(U(U3(po, I(incl, sw), b->kb), b->bar));
+    R eco = plus(U3(rf, co, fr));
+
+    v->consistent = false;
+    if (!irreflexive(hb)) {
+        v->failed = "hb-irreflexive";
+        return;
+    }
+    /* Coherence: irreflexive(hb ; eco?) */
+    if (!irreflexive(S(hb, opt(eco)))) {
+        v->failed = "Coherence";
+        return;
+    }
+    /* Atomicity: empty(rmw & (fr ; co)) */
+    if (!is_empty(I(b->rmw, S(fr, co)))) {
+        v->failed = "Atomicity";
+        return;
+    }
+    /* SC: acyclic(incl & psc), psc = psc_base | psc_F */
+    R po_nloc = D(po, b->sloc);
+    R scb = U(U3(po, S(S(po_nloc, hb), po_nloc), I(hb, b->sloc)), U(co, fr));
+    R sc_l = U(id(b->SC), S(id(b->FSC), opt(hb)));
+    R sc_r = U(id(b->SC), S(opt(hb), id(b->FSC)));
+    R psc_base = S(S(sc_l, scb), sc_r);
+    R psc_f = restr(b->FSC, U(hb, S(S(hb, eco), hb)), b->FSC);
+    if (!acyclic(I(incl, U(psc_base, psc_f)))) {
+        v->failed = "SC";
+        return;
+    }
+    /* No-Thin-Air (GPU form): acyclic(rf | dep) */
+    if (!acyclic(U(rf, b->dep))) {
+        v->failed = "No-Thin-Air";
+        return;
+    }
+    v->consistent = true;
+
+    /* Races: conflicting accesses unordered by hb where one is plain or the
+     * scopes do not include each other; on coarse memory across GPUs, only
+     * kernel boundaries order. */
+    R ordered = sym(hb);
+    R kbo = kernel_ordered(hb, b->kb);
+    for (int i = 0; i < rel_n(); i++)
+        for (int j = i + 1; j < rel_n(); j++) {
+            if (!rel_has(b->conflict, i, j))
+                continue;
+            if (rel_has(b->cxg, i, j)) {
+                if (!rel_has(kbo, i, j))
+                    verdict_add_race(v, i, j, "coarse-grained memory accessed from two GPUs inside one kernel pair "
+                                              "(only kernel boundaries make it coherent)");
+                continue;
+            }
+            if (rel_has(ordered, i, j))
+                continue;
+            if (set_has(b->PLAIN, i) || set_has(b->PLAIN, j))
+                verdict_add_race(v, i, j, "a plain (non-atomic) access, unordered by happens-before");
+            else if (!rel_has(incl, i, j))
+                verdict_add_race(v, i, j, "the scopes do not include each other, unordered by happens-before");
+        }
+}
+
+const model model_src11 = {
+    .name = "src11",
+    .title = "scoped RC11 (HIP/CUDA C++, LLVM AMDGPU); races are undefined behaviour",
+    .races_are_ub = true,
+    .check = src11_check,
+};

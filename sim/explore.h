@@ -1,0 +1,77 @@
+/* Exhaustive exploration of a test's candidate executions under one or more
+ * models: thread paths x reads-from x coherence order, each candidate checked
+ * by every model, outcomes, races and hangs collected per model. */
+#ifndef MEMSIM_EXPLORE_H
+#define MEMSIM_EXPLORE_H
+
+#include <stdio.h>
+
+#include "../model/model.h"
+#include "ir.h"
+
+enum { MAX_MODELS = 8 };
+
+typedef struct {
+    const model *models[MAX_MODELS];
+    int nmodels;
+    bool progress;          /* a progress line on stderr after a second */
+} explore_opts;
+
+/* What the final state shows: registers and cells of the condition, or every
+ * register and cell when the test has none. */
+typedef struct {
+    bool is_mem;
+    int thread, reg, cell;
+} show_item;
+
+typedef struct {
+    int64_t *vals;
+    bool hang, error, cond;
+    long count;
+} outcome;
+
+typedef struct {
+    int ta, tb;             /* threads */
+    const inst *a, *b;      /* instructions */
+    event ea, eb;
+    const char *why;
+    long count;
+} race_report;
+
+typedef struct {
+    const model *m;
+    long consistent, positive, negative, hangs, errors;
+    outcome *outs;
+    int nouts, capouts;
+    race_report *races;
+    int nraces, capraces;
+    execution *witness;     /* the execution to draw */
+    model_verdict witness_v;
+    int witness_rank;       /* how interesting the stored witness is */
+    char hang_msg[512];     /* the first hang, in the user's terms */
+    char error_msg[512];
+} model_result;
+
+typedef struct {
+    const test *t;
+    show_item *show;
+    int nshow;
+    long candidates;
+    double seconds;
+    int nmodels;
+    model_result mr[MAX_MODELS];
+    char err[1024];
+} explore_result;
+
+/* Returns 0, or -1 with a message in res->err (the test is too large, ...). */
+int explore(const test *t, const explore_opts *o, explore_result *res);
+void explore_result_free(explore_result *r);
+
+/* The verdict a model gives the test: race, hang, or the condition's. */
+verdict_t result_verdict(const test *t, const model_result *mr);
+/* herd's "Ok": the condition as written (exists / ~exists / forall) holds. */
+bool result_ok(const test *t, const model_result *mr);
+/* Whether an expectation line matches the verdict. */
+bool expectation_met(const test *t, const model_result *mr, verdict_t expected);
+
+#endif

@@ -1,0 +1,176 @@
+/* Names and small helpers over the program IR. */
+#include "ir.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *scope_name(scope_t s)
+{
+    static const char *names[] = {"none", "thread", "wave", "wg", "agent", "sys"};
+    return names[s];
+}
+
+const char *order_name(order_t o)
+{
+    static const char *names[] = {"plain", "relaxed", "acquire", "release", "acq_rel", "seq_cst"};
+    return names[o];
+}
+
+const char *rmw_name(rmwop_t r)
+{
+    static const char *names[] = {"add", "sub", "exch", "and", "or", "xor", "min", "max", "cas"};
+    return names[r];
+}
+
+const char *verdict_name(verdict_t v)
+{
+    static const char *names[] = {"allowed", "forbidden", "race", "holds", "fails", "hang", "none"};
+    return names[v];
+}
+
+const char *vtype_name(vtype_t t)
+{
+    static const char *names[] = {"i32", "i64", "u32", "u64", "f32"};
+    return names[t];
+}
+
+bool order_is_atomic(order_t o) { return o != ORD_PLAIN; }
+
+int cell_loc(const test *t, int cell)
+{
+    for (int i = 0; i < t->nlocs; i++)
+        if (cell >= t->locs[i].first_cell && cell < t->locs[i].first_cell + t->locs[i].len)
+            return i;
+    return -1;
+}
+
+void cell_name(const test *t, int cell, char *buf, int size)
+{
+    int l = cell_loc(t, cell);
+    if (l < 0) {
+        snprintf(buf, (size_t)size, "?%d", cell);
+        return;
+    }
+    if (t->locs[l].len == 1)
+        snprintf(buf, (size_t)size, "%s", t->locs[l].name);
+    else
+        snprintf(buf, (size_t)size, "%s[%d]", t->locs[l].name, cell - t->locs[l].first_cell);
+}
+
+void format_value(const test *t, int cell, int64_t v, char *buf, int size)
+{
+    int l = cell >= 0 ? cell_loc(t, cell) : -1;
+    if (l >= 0 && t->locs[l].type == TY_F32) {
+        uint32_t bits = (uint32_t)v;
+        float f;
+        memcpy(&f, &bits, sizeof f);
+        snprintf(buf, (size_t)size, "%g", (double)f);
+    } else {
+        snprintf(buf, (size_t)size, "%lld", (long long)v);
+    }
+}
+
+expr *expr_const(int64_t v, srcpos pos)
+{
+    expr *e = calloc(1, sizeof *e);
+    e->kind = EX_CONST;
+    e->value = v;
+    e->pos = pos;
+    return e;
+}
+
+expr *expr_reg(int reg, srcpos pos)
+{
+    expr *e = calloc(1, sizeof *e);
+    e->kind = EX_REG;
+    e->reg = reg;
+    e->pos = pos;
+    return e;
+}
+
+expr *expr_bin(binop_t op, expr *a, expr *b, srcpos pos)
+{
+    expr *e = calloc(1, sizeof *e);
+    e->kind = EX_BIN;
+    e->op = op;
+    e->a = a;
+    e->b = b;
+    e->pos = pos;
+    return e;
+}
+
+void expr_free(expr *e)
+{
+    if (!e)
+        return;
+    expr_free(e->a);
+    expr_free(e->b);
+    free(e);
+}
+
+void block_push(block *b, const inst *in)
+{
+    if (b->n == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 8;
+        b->v = realloc(b->v, (size_t)b->cap * sizeof *b->v);
+    }
+    b->v[b->n++] = *in;
+}
+
+static void block_free(block *b)
+{
+    for (int i = 0; i < b->n; i++) {
+        inst *in = &b->v[i];
+        expr_free(in->mem.index);
+        expr_free(in->val);
+        expr_free(in->val2);
+        expr_free(in->want);
+        block_free(&in->body);
+        block_free(&in->els);
+    }
+    free(b->v);
+}
+
+static void cond_free(cond *c)
+{
+    if (!c)
+        return;
+    cond_free(c->a);
+    cond_free(c->b);
+    free(c);
+}
+
+void test_free(test *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < t->nlocs; i++) {
+        free(t->locs[i].name);
+        free(t->locs[i].init);
+        free(t->locs[i].alloc);
+    }
+    free(t->locs);
+    for (int i = 0; i < t->nthreads; i++) {
+        thread *th = &t->threads[i];
+        free(th->name);
+        for (int r = 0; r < th->nregs; r++)
+            free(th->regs[r]);
+        free(th->regs);
+        block_free(&th->code);
+    }
+    free(t->threads);
+    for (int i = 0; i < t->nkernels; i++) {
+        free(t->kernels[i].name);
+        free(t->kernels[i].after);
+    }
+    free(t->kernels);
+    cond_free(t->cond);
+    for (int i = 0; i < t->nexpects; i++)
+        free(t->expects[i].model);
+    free(t->expects);
+    free(t->file);
+    free(t->source);
+    free(t->name);
+    free(t);
+}

@@ -1,0 +1,189 @@
+/* The one program IR that the .lit parser, the importers, the checker and the
+ * GPU code generators share.  A test is memory (named locations, flattened
+ * into cells), threads placed in the scope tree, kernels with host order, a
+ * final condition and expectations. */
+#ifndef MEMSIM_IR_H
+#define MEMSIM_IR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct {
+    int line, col;
+} srcpos;
+
+/* Scope levels, narrowest first, so that min/max compare widths. */
+typedef enum { SCOPE_NONE = 0, SCOPE_THREAD, SCOPE_WAVE, SCOPE_WG, SCOPE_AGENT, SCOPE_SYS } scope_t;
+
+/* ORD_PLAIN is a non-atomic access (PTX .weak). */
+typedef enum { ORD_PLAIN = 0, ORD_RELAXED, ORD_ACQUIRE, ORD_RELEASE, ORD_ACQ_REL, ORD_SEQ_CST } order_t;
+
+typedef enum { GRAN_FINE = 0, GRAN_COARSE } gran_t;
+typedef enum { TY_I32 = 0, TY_I64, TY_U32, TY_U64, TY_F32 } vtype_t;
+
+typedef enum {
+    RMW_ADD = 0, RMW_SUB, RMW_EXCH, RMW_AND, RMW_OR, RMW_XOR, RMW_MIN, RMW_MAX, RMW_CAS
+} rmwop_t;
+
+/* Cache modifiers are accepted (Iris, PTX) and carry no ordering. */
+typedef enum { CACHE_NONE = 0, CACHE_WT, CACHE_CV, CACHE_CG, CACHE_CA, CACHE_CS } cache_t;
+
+#define HOME_HOST (-1)
+
+typedef struct {
+    char *name;
+    vtype_t type;
+    int len;          /* 1 for a scalar, N for name[N] */
+    int first_cell;   /* cells first_cell .. first_cell+len-1 */
+    int64_t *init;    /* len values (f32 stored as its IEEE bits) */
+    int home;         /* GPU index or HOME_HOST */
+    gran_t gran;
+    char *alloc;      /* allocator named in the source, or NULL */
+    srcpos pos;
+} location;
+
+typedef enum {
+    EX_CONST = 0, EX_REG, EX_BIN, EX_NEG, EX_NOT, EX_BNOT
+} exprkind_t;
+
+typedef enum {
+    BIN_ADD = 0, BIN_SUB, BIN_MUL, BIN_DIV, BIN_MOD, BIN_AND, BIN_OR, BIN_XOR, BIN_SHL, BIN_SHR,
+    BIN_EQ, BIN_NE, BIN_LT, BIN_LE, BIN_GT, BIN_GE, BIN_LAND, BIN_LOR
+} binop_t;
+
+typedef struct expr {
+    exprkind_t kind;
+    int64_t value;    /* EX_CONST */
+    int reg;          /* EX_REG: index in the thread's register table */
+    binop_t op;       /* EX_BIN */
+    struct expr *a, *b;
+    srcpos pos;
+} expr;
+
+/* A memory operand: loc is an index into test.locs; index NULL for a scalar
+ * or for element 0 written without brackets. */
+typedef struct {
+    int loc;
+    expr *index;
+} memref;
+
+typedef enum {
+    I_LD = 0,   /* dst = ld.ord.scope mem */
+    I_ST,       /* st.ord.scope mem, val */
+    I_RMW,      /* dst = atom.op.ord.scope mem, val [, val2 for cas: val expected, val2 desired] */
+    I_FENCE,    /* fence.ord.scope */
+    I_BARRIER,  /* workgroup execution + memory barrier (__syncthreads) */
+    I_ASSIGN,   /* dst = val */
+    I_IF,       /* if val { body } else { els } */
+    I_AWAIT,    /* [dst =] await ld.ord.scope mem == want, or await atom.cas... == want */
+} instkind_t;
+
+typedef struct block {
+    struct inst *v;
+    int n, cap;
+} block;
+
+typedef struct inst {
+    instkind_t kind;
+    srcpos pos;
+    order_t ord;
+    scope_t scope;
+    cache_t cache;
+    rmwop_t rmw;      /* I_RMW, and I_AWAIT when await_rmw */
+    bool await_rmw;   /* I_AWAIT on an atom.cas rather than a ld */
+    bool await_ne;    /* I_AWAIT ... != val */
+    int dst;          /* register or -1 */
+    memref mem;
+    expr *val, *val2;
+    expr *want;       /* I_AWAIT: the value awaited (== or != by await_ne) */
+    block body, els;  /* I_IF */
+} inst;
+
+typedef struct {
+    char *name;
+    int gpu, wg, wave;   /* wave is unique per thread when not given */
+    int kernel;          /* index in test.kernels */
+    char **regs;         /* register names */
+    int nregs;
+    block code;
+    srcpos pos;
+} thread;
+
+typedef struct {
+    char *name;
+    int gpu;
+    int *after;          /* kernels that the host orders before this one */
+    int nafter;
+    bool implicit;       /* created because no kernel syntax was used */
+    srcpos pos;
+} kernel;
+
+/* Final condition formula. */
+typedef enum { C_TRUE = 0, C_FALSE, C_AND, C_OR, C_NOT, C_CMP } condkind_t;
+typedef enum { OPND_CONST = 0, OPND_REG, OPND_MEM } opndkind_t;
+
+typedef struct {
+    opndkind_t kind;
+    int64_t value;
+    int thread, reg;     /* OPND_REG */
+    int cell;            /* OPND_MEM */
+    srcpos pos;
+} operand;
+
+typedef struct cond {
+    condkind_t kind;
+    struct cond *a, *b;
+    bool ne;             /* C_CMP: != rather than == */
+    operand l, r;
+    srcpos pos;
+} cond;
+
+typedef enum { Q_EXISTS = 0, Q_NOT_EXISTS, Q_FORALL } quant_t;
+
+typedef enum {
+    V_ALLOWED = 0, V_FORBIDDEN, V_RACE, V_HOLDS, V_FAILS, V_HANG, V_NONE
+} verdict_t;
+
+typedef struct {
+    char *model;         /* NULL: every model */
+    verdict_t verdict;
+    srcpos pos;
+} expectation;
+
+typedef struct {
+    char *file;          /* the path as given */
+    char *source;        /* whole text, for error lines */
+    char *name;
+    location *locs;
+    int nlocs;
+    int ncells;
+    thread *threads;
+    int nthreads;
+    kernel *kernels;
+    int nkernels;
+    int ngpus;           /* 1 + highest GPU index used anywhere */
+    quant_t quant;
+    cond *cond;          /* NULL when the test has no condition */
+    expectation *expects;
+    int nexpects;
+} test;
+
+/* Names and helpers shared by every front and back end. */
+const char *scope_name(scope_t s);
+const char *order_name(order_t o);
+const char *rmw_name(rmwop_t r);
+const char *verdict_name(verdict_t v);
+const char *vtype_name(vtype_t t);
+int cell_loc(const test *t, int cell);                 /* location owning a cell */
+void cell_name(const test *t, int cell, char *buf, int size); /* "x" or "buf[3]" */
+void format_value(const test *t, int cell, int64_t v, char *buf, int size);
+bool order_is_atomic(order_t o);
+void test_free(test *t);
+
+expr *expr_const(int64_t v, srcpos pos);
+expr *expr_reg(int reg, srcpos pos);
+expr *expr_bin(binop_t op, expr *a, expr *b, srcpos pos);
+void expr_free(expr *e);
+void block_push(block *b, const inst *in);
+
+#endif

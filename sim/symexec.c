@@ -1,0 +1,520 @@
+#include "symexec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_DEPTH = 64 };
+
+typedef struct {
+    const block *b;
+    int i;
+} frame;
+
+typedef struct {
+    frame stack[MAX_DEPTH];
+    int depth;
+    int *regs;
+    uint64_t ctrl;
+    pevent *ev;
+    int nev, evcap;
+    int *cons;
+    int ncons, conscap;
+    int nreads, nbar;
+    int forced_index;    /* element chosen by a fork on a symbolic index, or -1 */
+    bool done;           /* the path ended inside the current instruction */
+} pstate;
+
+typedef struct {
+    const test *t;
+    const thread *th;
+    int tid;
+    thread_paths *out;
+    pstate **work;
+    int nwork, workcap;
+    char *err;
+    size_t errsz;
+    bool failed;
+} sx;
+
+int64_t apply_binop(binop_t op, int64_t a, int64_t b)
+{
+    uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+    switch (op) {
+    case BIN_ADD: return (int64_t)(ua + ub);
+    case BIN_SUB: return (int64_t)(ua - ub);
+    case BIN_MUL: return (int64_t)(ua * ub);
+    case BIN_DIV: return b == 0 || (a == INT64_MIN && b == -1) ? 0 : a / b; /* defined as 0 */
+    case BIN_MOD: return b == 0 || (a == INT64_MIN && b == -1) ? 0 : a % b;
+    case BIN_AND: return a & b;
+    case BIN_OR: return a | b;
+    case BIN_XOR: return a ^ b;
+    case BIN_SHL: return (int64_t)(ua << (ub & 63));
+    case BIN_SHR: return a >> (ub & 63);
+    case BIN_EQ: return a == b;
+    case BIN_NE: return a != b;
+    case BIN_LT: return a < b;
+    case BIN_LE: return a <= b;
+    case BIN_GT: return a > b;
+    case BIN_GE: return a >= b;
+    case BIN_LAND: return a && b;
+    case BIN_LOR: return a || b;
+    }
+    return 0;
+}
+
+int64_t apply_rmw(rmwop_t op, int64_t old, int64_t v)
+{
+    switch (op) {
+    case RMW_ADD: return (int64_t)((uint64_t)old + (uint64_t)v);
+    case RMW_SUB: return (int64_t)((uint64_t)old - (uint64_t)v);
+    case RMW_EXCH: return v;
+    case RMW_AND: return old & v;
+    case RMW_OR: return old | v;
+    case RMW_XOR: return old ^ v;
+    case RMW_MIN: return old < v ? old : v;
+    case RMW_MAX: return old > v ? old : v;
+    case RMW_CAS: return v;
+    }
+    return v;
+}
+
+static int64_t apply_un(exprkind_t k, int64_t a)
+{
+    switch (k) {
+    case EX_NEG: return (int64_t)(0 - (uint64_t)a);
+    case EX_NOT: return !a;
+    case EX_BNOT: return ~a;
+    default: return a;
+    }
+}
+
+int64_t sym_eval(const thread_paths *tp, int k, const int64_t *reads)
+{
+    const symnode *s = &tp->pool[k];
+    switch (s->kind) {
+    case S_CONST: return s->value;
+    case S_READ: return reads[s->a];
+    case S_UN: return apply_un((exprkind_t)s->op, sym_eval(tp, s->a, reads));
+    case S_RMW: return apply_rmw((rmwop_t)s->value, sym_eval(tp, s->a, reads), sym_eval(tp, s->b, reads));
+    default: return apply_binop((binop_t)s->op, sym_eval(tp, s->a, reads), sym_eval(tp, s->b, reads));
+    }
+}
+
+/* ---- node construction (folds constants) ---------------------------------- */
+
+static int node(sx *x, symnode n)
+{
+    thread_paths *tp = x->out;
+    if (tp->npool == tp->poolcap) {
+        tp->poolcap = tp->poolcap ? tp->poolcap * 2 : 256;
+        tp->pool = realloc(tp->pool, (size_t)tp->poolcap * sizeof *tp->pool);
+    }
+    tp->pool[tp->npool] = n;
+    return tp->npool++;
+}
+
+static int mk_const(sx *x, int64_t v) { return node(x, (symnode){.kind = S_CONST, .value = v}); }
+
+static int mk_bin(sx *x, binop_t op, int a, int b)
+{
+    const symnode *A = &x->out->pool[a], *B = &x->out->pool[b];
+    if (A->kind == S_CONST && B->kind == S_CONST)
+        return mk_const(x, apply_binop(op, A->value, B->value));
+    return node(x, (symnode){.kind = S_BIN, .op = (uint8_t)op, .a = a, .b = b, .deps = A->deps | B->deps});
+}
+
+static int mk_un(sx *x, exprkind_t k, int a)
+{
+    const symnode *A = &x->out->pool[a];
+    if (A->kind == S_CONST)
+        return mk_const(x, apply_un(k, A->value));
+    return node(x, (symnode){.kind = S_UN, .op = (uint8_t)k, .a = a, .deps = A->deps});
+}
+
+static bool is_const(sx *x, int k) { return x->out->pool[k].kind == S_CONST; }
+static int64_t const_of(sx *x, int k) { return x->out->pool[k].value; }
+static uint64_t deps_of(sx *x, int k) { return x->out->pool[k].deps; }
+
+static int eval_expr(sx *x, pstate *s, const expr *e)
+{
+    switch (e->kind) {
+    case EX_CONST: return mk_const(x, e->value);
+    case EX_REG: return s->regs[e->reg];
+    case EX_BIN: {
+        int a = eval_expr(x, s, e->a);
+        int b = eval_expr(x, s, e->b);
+        return mk_bin(x, e->op, a, b);
+    }
+    default: return mk_un(x, e->kind, eval_expr(x, s, e->a));
+    }
+}
+
+/* ---- path states ------------------------------------------------------------ */
+
+static pstate *state_new(sx *x)
+{
+    pstate *s = calloc(1, sizeof *s);
+    s->forced_index = -1;
+    s->regs = calloc((size_t)(x->th->nregs ? x->th->nregs : 1), sizeof *s->regs);
+    int zero = mk_const(x, 0);
+    for (int r = 0; r < x->th->nregs; r++)
+        s->regs[r] = zero;
+    return s;
+}
+
+static pstate *state_copy(sx *x, const pstate *o)
+{
+    pstate *s = malloc(sizeof *s);
+    *s = *o;
+    size_t nr = (size_t)(x->th->nregs ? x->th->nregs : 1);
+    s->regs = malloc(nr * sizeof *s->regs);
+    memcpy(s->regs, o->regs, nr * sizeof *s->regs);
+    s->ev = malloc((size_t)(o->evcap ? o->evcap : 1) * sizeof *s->ev);
+    memcpy(s->ev, o->ev, (size_t)o->nev * sizeof *s->ev);
+    s->cons = malloc((size_t)(o->conscap ? o->conscap : 1) * sizeof *s->cons);
+    memcpy(s->cons, o->cons, (size_t)o->ncons * sizeof *s->cons);
+    return s;
+}
+
+static void state_free(pstate *s)
+{
+    if (!s)
+        return;
+    free(s->regs);
+    free(s->ev);
+    free(s->cons);
+    free(s);
+}
+
+static void push_work(sx *x, pstate *s)
+{
+    if (x->nwork == x->workcap) {
+        x->workcap = x->workcap ? x->workcap * 2 : 16;
+        x->work = realloc(x->work, (size_t)x->workcap * sizeof *x->work);
+    }
+    x->work[x->nwork++] = s;
+}
+
+static void add_cons(pstate *s, int k)
+{
+    if (s->ncons == s->conscap) {
+        s->conscap = s->conscap ? s->conscap * 2 : 8;
+        s->cons = realloc(s->cons, (size_t)s->conscap * sizeof *s->cons);
+    }
+    s->cons[s->ncons++] = k;
+}
+
+static pevent *add_event(pstate *s, evkind_t kind, const inst *in)
+{
+    if (s->nev == s->evcap) {
+        s->evcap = s->evcap ? s->evcap * 2 : 16;
+        s->ev = realloc(s->ev, (size_t)s->evcap * sizeof *s->ev);
+    }
+    pevent *e = &s->ev[s->nev++];
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    e->cell = -1;
+    e->partner = -1;
+    e->ctrl = s->ctrl;
+    e->src = in;
+    if (in) {
+        e->ord = in->ord;
+        e->scope = in->scope;
+    }
+    return e;
+}
+
+static void fail(sx *x, const inst *in, const char *fmt, const char *detail)
+{
+    if (x->failed)
+        return;
+    x->failed = true;
+    char msg[256];
+    snprintf(msg, sizeof msg, fmt, detail);
+    snprintf(x->err, x->errsz, "%s:%d:%d: error: thread %s: %s", x->t->file, in ? in->pos.line : x->th->pos.line,
+             in ? in->pos.col : x->th->pos.col, x->th->name, msg);
+}
+
+static void finish_path(sx *x, pstate *s, bool hung, const inst *error_at, const char *error)
+{
+    thread_paths *tp = x->out;
+    if (tp->n == MAX_PATHS_PER_THREAD) {
+        fail(x, error_at, "more than %s control-flow paths: the thread is too large to explore", "16384");
+        return;
+    }
+    if (tp->n == tp->cap) {
+        tp->cap = tp->cap ? tp->cap * 2 : 8;
+        tp->v = realloc(tp->v, (size_t)tp->cap * sizeof *tp->v);
+    }
+    tpath *p = &tp->v[tp->n++];
+    memset(p, 0, sizeof *p);
+    p->ev = s->ev;
+    p->nev = s->nev;
+    p->cons = s->cons;
+    p->ncons = s->ncons;
+    p->regs = s->regs;
+    p->nreads = s->nreads;
+    p->nbar = s->nbar;
+    p->hung = hung;
+    p->error_at = error_at;
+    p->error = error;
+    s->ev = NULL;
+    s->cons = NULL;
+    s->regs = NULL;
+    s->nev = s->evcap = s->ncons = s->conscap = 0;
+    s->done = true;
+}
+
+/* Resolves a memory operand to a cell.  A symbolic index forks one path per
+ * element (and one for an out-of-range index); the current state continues
+ * with the first and returns -1 only when no element is possible. */
+static int resolve_cell(sx *x, pstate *s, const inst *in, uint64_t *addr)
+{
+    const location *L = &x->t->locs[in->mem.loc];
+    *addr = 0;
+    if (!in->mem.index)
+        return L->first_cell;
+    int k = eval_expr(x, s, in->mem.index);
+    if (is_const(x, k)) {
+        int64_t v = const_of(x, k);
+        if (v < 0 || v >= L->len) {
+            finish_path(x, s, false, in, "array index out of range");
+            return -1;
+        }
+        return L->first_cell + (int)v;
+    }
+    *addr = deps_of(x, k);
+    if (s->forced_index >= 0) {
+        int i = s->forced_index;
+        s->forced_index = -1;
+        return L->first_cell + i;
+    }
+    /* Out of range: index < 0 || index >= len. */
+    pstate *oor = state_copy(x, s);
+    int below = mk_bin(x, BIN_LT, k, mk_const(x, 0));
+    int above = mk_bin(x, BIN_GE, k, mk_const(x, L->len));
+    add_cons(oor, mk_bin(x, BIN_LOR, below, above));
+    finish_path(x, oor, false, in, "array index out of range");
+    state_free(oor);
+    /* Each other element: a fork that re-runs this instruction with it. */
+    for (int i = L->len - 1; i >= 1; i--) {
+        pstate *f = state_copy(x, s);
+        add_cons(f, mk_bin(x, BIN_EQ, k, mk_const(x, i)));
+        f->forced_index = i;
+        f->stack[f->depth - 1].i--;
+        push_work(x, f);
+    }
+    add_cons(s, mk_bin(x, BIN_EQ, k, mk_const(x, 0)));
+    return L->first_cell;
+}
+
+static void run(sx *x, pstate *s);
+
+/* Emits the events of a load, store or RMW; returns the read's node or -1. */
+static int memory_access(sx *x, pstate *s, const inst *in, int cell, uint64_t addr, bool implicit_fence)
+{
+    if (implicit_fence) {
+        pevent *f = add_event(s, EV_F, in);
+        f->ord = ORD_SEQ_CST;
+        f->implicit = true;
+    }
+    int readnode = -1;
+    if (in->kind == I_LD || (in->kind == I_AWAIT && !in->await_rmw) || in->kind == I_RMW ||
+        (in->kind == I_AWAIT && in->await_rmw)) {
+        if (s->nreads == MAX_READS_PER_THREAD) {
+            fail(x, in, "more than %s reads in one thread", "64");
+            return -1;
+        }
+        int r = s->nreads++;
+        readnode = node(x, (symnode){.kind = S_READ, .a = r, .deps = 1ull << r});
+        pevent *e = add_event(s, EV_R, in);
+        e->cell = cell;
+        e->read = r;
+        e->sym = readnode;
+        e->addr = addr;
+    }
+    return readnode;
+}
+
+static void step(sx *x, pstate *s, const inst *in)
+{
+    switch (in->kind) {
+    case I_ASSIGN:
+        s->regs[in->dst] = eval_expr(x, s, in->val);
+        return;
+    case I_FENCE: {
+        pevent *e = add_event(s, EV_F, in);
+        (void)e;
+        return;
+    }
+    case I_BARRIER: {
+        pevent *a = add_event(s, EV_BA, in);
+        a->bar = s->nbar;
+        pevent *w = add_event(s, EV_BW, in);
+        w->bar = s->nbar++;
+        return;
+    }
+    case I_IF: {
+        int c = eval_expr(x, s, in->val);
+        if (is_const(x, c)) {
+            const block *b = const_of(x, c) ? &in->body : &in->els;
+            if (b->n && s->depth < MAX_DEPTH)
+                s->stack[s->depth++] = (frame){b, 0};
+            else if (b->n)
+                fail(x, in, "%s", "blocks nested too deeply");
+            return;
+        }
+        pstate *f = state_copy(x, s);
+        add_cons(f, mk_un(x, EX_NOT, c));
+        f->ctrl |= deps_of(x, c);
+        if (in->els.n)
+            f->stack[f->depth++] = (frame){&in->els, 0};
+        push_work(x, f);
+        add_cons(s, c);
+        s->ctrl |= deps_of(x, c);
+        if (in->body.n)
+            s->stack[s->depth++] = (frame){&in->body, 0};
+        return;
+    }
+    default:
+        break;
+    }
+    /* Memory instructions. */
+    uint64_t addr;
+    int cell = resolve_cell(x, s, in, &addr);
+    if (cell < 0 || x->failed || s->done)
+        return;
+    bool sc_access = in->ord == ORD_SEQ_CST;
+    if (in->kind == I_ST) {
+        if (sc_access) {
+            pevent *f = add_event(s, EV_F, in);
+            f->ord = ORD_SEQ_CST;
+            f->implicit = true;
+        }
+        int v = eval_expr(x, s, in->val);
+        pevent *e = add_event(s, EV_W, in);
+        e->cell = cell;
+        e->sym = v;
+        e->data = deps_of(x, v);
+        e->addr = addr;
+        return;
+    }
+    int rn = memory_access(x, s, in, cell, addr, sc_access);
+    if (rn < 0)
+        return;
+    int ridx = s->nev - 1;
+    if (in->kind == I_LD) {
+        if (in->dst >= 0)
+            s->regs[in->dst] = rn;
+        return;
+    }
+    bool is_await = in->kind == I_AWAIT;
+    if (is_await) {
+        /* The successful iteration reads the awaited value; the hanging one
+         * reads (the explorer checks: the last write of the location) a value
+         * that never satisfies the wait, and the thread stops there. */
+        int want = eval_expr(x, s, in->want);
+        int ok = mk_bin(x, in->await_ne ? BIN_NE : BIN_EQ, rn, want);
+        pstate *h = state_copy(x, s);
+        add_cons(h, mk_un(x, EX_NOT, ok));
+        h->ev[ridx].await_hang = true;
+        if (in->await_rmw) {
+            /* A hanging CAS spin keeps failing: it reads and writes nothing. */
+            int expected = eval_expr(x, h, in->val);
+            add_cons(h, mk_bin(x, BIN_NE, rn, expected));
+        }
+        finish_path(x, h, true, in, NULL);
+        state_free(h);
+        add_cons(s, ok);
+        s->ctrl |= deps_of(x, ok);
+        if (in->dst >= 0)
+            s->regs[in->dst] = rn;
+        if (!in->await_rmw)
+            return;
+    }
+    /* RMW: the write half.  A CAS writes only when it reads the expected value. */
+    if (in->dst >= 0)
+        s->regs[in->dst] = rn;
+    int operand = eval_expr(x, s, in->val);
+    if (in->rmw == RMW_CAS) {
+        int eq = mk_bin(x, BIN_EQ, rn, operand);
+        pstate *f = state_copy(x, s);
+        add_cons(f, mk_un(x, EX_NOT, eq));
+        /* A failed CAS is a read; it keeps the acquire half of its order. */
+        pevent *fr = &f->ev[ridx];
+        if (fr->ord == ORD_RELEASE)
+            fr->ord = ORD_RELAXED;
+        else if (fr->ord == ORD_ACQ_REL)
+            fr->ord = ORD_ACQUIRE;
+        push_work(x, f);
+        add_cons(s, eq);
+        int desired = eval_expr(x, s, in->val2);
+        pevent *w = add_event(s, EV_W, in);
+        w->cell = cell;
+        w->sym = desired;
+        w->data = deps_of(x, desired);
+        w->addr = addr;
+        w->partner = ridx;
+        s->ev[ridx].partner = s->nev - 1;
+        return;
+    }
+    int nv = node(x, (symnode){.kind = S_RMW, .a = rn, .b = operand, .value = in->rmw,
+                               .deps = deps_of(x, rn) | deps_of(x, operand)});
+    pevent *w = add_event(s, EV_W, in);
+    w->cell = cell;
+    w->sym = nv;
+    w->data = in->rmw == RMW_EXCH ? deps_of(x, operand) : deps_of(x, nv);
+    w->addr = addr;
+    w->partner = ridx;
+    s->ev[ridx].partner = s->nev - 1;
+}
+
+static void run(sx *x, pstate *s)
+{
+    while (!x->failed) {
+        while (s->depth > 0 && s->stack[s->depth - 1].i >= s->stack[s->depth - 1].b->n)
+            s->depth--;
+        if (s->depth == 0) {
+            finish_path(x, s, false, NULL, NULL);
+            return;
+        }
+        frame *f = &s->stack[s->depth - 1];
+        const inst *in = &f->b->v[f->i++];
+        step(x, s, in);
+        if (s->done)
+            return;
+    }
+}
+
+int symexec_thread(const test *t, int tid, thread_paths *out, char *err, size_t errsz)
+{
+    memset(out, 0, sizeof *out);
+    sx x = {.t = t, .th = &t->threads[tid], .tid = tid, .out = out, .err = err, .errsz = errsz};
+    out->nregs = x.th->nregs;
+    pstate *s0 = state_new(&x);
+    if (x.th->code.n)
+        s0->stack[s0->depth++] = (frame){&x.th->code, 0};
+    push_work(&x, s0);
+    while (x.nwork && !x.failed) {
+        pstate *s = x.work[--x.nwork];
+        run(&x, s);
+        state_free(s);
+    }
+    while (x.nwork)
+        state_free(x.work[--x.nwork]);
+    free(x.work);
+    return x.failed ? -1 : 0;
+}
+
+void thread_paths_free(thread_paths *tp)
+{
+    for (int i = 0; i < tp->n; i++) {
+        free(tp->v[i].ev);
+        free(tp->v[i].cons);
+        free(tp->v[i].regs);
+    }
+    free(tp->v);
+    free(tp->pool);
+    memset(tp, 0, sizeof *tp);
+}

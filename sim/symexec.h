@@ -1,0 +1,70 @@
+/* Symbolic execution of one thread: every control-flow path through its code,
+ * with the value of each read left symbolic.  Branches, array indices and
+ * awaits on read values fork the path and add a constraint; the explorer
+ * later picks reads-from and keeps the paths whose constraints hold. */
+#ifndef MEMSIM_SYMEXEC_H
+#define MEMSIM_SYMEXEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../model/exec.h"
+#include "ir.h"
+
+typedef enum { S_CONST = 0, S_READ, S_BIN, S_UN, S_RMW } symkind_t;
+
+typedef struct {
+    uint8_t kind;
+    uint8_t op;          /* binop_t for S_BIN, exprkind_t for S_UN */
+    int32_t a, b;        /* operand nodes; read index for S_READ */
+    int64_t value;       /* S_CONST; the rmwop_t for S_RMW (a: old value, b: operand) */
+    uint64_t deps;       /* reads of this thread the value depends on */
+} symnode;
+
+typedef struct {
+    evkind_t kind;
+    int cell;
+    order_t ord;
+    scope_t scope;
+    int sym;             /* W: value; R: its S_READ node */
+    int read;            /* R: index among the thread's reads */
+    int partner;         /* RMW: index of the other half in this path, or -1 */
+    uint64_t addr, data, ctrl;   /* reads this event depends on, by kind */
+    bool implicit, await_hang;
+    int bar;             /* BA/BW: which barrier of the thread */
+    const inst *src;
+} pevent;
+
+typedef struct {
+    pevent *ev;
+    int nev;
+    int *cons;           /* nodes that must evaluate to non-zero */
+    int ncons;
+    int *regs;           /* final register values (nodes) */
+    int nreads;
+    int nbar;
+    bool hung;           /* stopped in an await that never succeeds */
+    const inst *error_at;
+    const char *error;
+} tpath;
+
+typedef struct {
+    tpath *v;
+    int n, cap;
+    symnode *pool;
+    int npool, poolcap;
+    int nregs;
+} thread_paths;
+
+enum { MAX_PATHS_PER_THREAD = 1 << 14, MAX_READS_PER_THREAD = 64 };
+
+/* Returns 0, or -1 with a message naming the thread and line in err. */
+int symexec_thread(const test *t, int tid, thread_paths *out, char *err, size_t errsz);
+void thread_paths_free(thread_paths *tp);
+
+/* Evaluates node k given the values of the thread's reads (memo may be NULL). */
+int64_t sym_eval(const thread_paths *tp, int k, const int64_t *reads);
+int64_t apply_binop(binop_t op, int64_t a, int64_t b);
+int64_t apply_rmw(rmwop_t op, int64_t old, int64_t operand);
+
+#endif
