@@ -233,11 +233,26 @@ static void check_candidate(explorer *e)
     }
     /* A hanging await must be reading the last value: a fair spin would
      * otherwise see the later write. */
+    char await_msg[512] = "";
     for (int r = 0; r < e->nreads; r++) {
         int ev = e->read_ev[r];
-        if (x->ev[ev].await_hang && e->rf_of[ev] != last[x->ev[ev].cell])
+        const event *R0 = &x->ev[ev];
+        if (!R0->await_hang)
+            continue;
+        if (e->rf_of[ev] != last[R0->cell])
             return;
+        if (!await_msg[0]) {
+            char cn[96], val[48];
+            cell_name(t, R0->cell, cn, sizeof cn);
+            format_value(t, R0->cell, R0->value, val, sizeof val);
+            snprintf(await_msg, sizeof await_msg,
+                     "%s:%d:%d: thread %s waits forever: its await keeps reading %s = %s, the last value written "
+                     "there, and that value never satisfies the wait",
+                     t->file, R0->src->pos.line, R0->src->pos.col, t->threads[R0->thread].name, cn, val);
+        }
     }
+    if (await_msg[0])
+        snprintf(e->hang_msg, sizeof e->hang_msg, "%s", await_msg);
     /* co: initial write first, then the chosen order per cell. */
     rel_begin(x->n);
     memset(&x->co, 0, sizeof x->co);
@@ -304,6 +319,12 @@ static void enum_co(explorer *e, int k, int i, bool *used)
 
 static int thread_of_event(const explorer *e, int ev) { return e->x->ev[ev].thread; }
 
+static int64_t write_value(const explorer *e, int th, const pevent *pw, int cell)
+{
+    int64_t v = sym_eval(&e->tp[th], pw->sym, e->read_vals[th]);
+    return normalize_value(e->t->locs[cell_loc(e->t, cell)].type, v);
+}
+
 /* Values flow along rf and data dependencies; with rf | dep acyclic (checked
  * before) a simple fixpoint settles every read. */
 static bool evaluate_values(explorer *e)
@@ -338,7 +359,7 @@ static bool evaluate_values(explorer *e)
                 }
                 if (!ready)
                     continue;
-                v = sym_eval(&e->tp[th], pw->sym, e->read_vals[th]);
+                v = write_value(e, th, pw, W->cell);
                 x->ev[w].value = v;
             }
             int th = x->ev[ev].thread;
@@ -358,7 +379,7 @@ static bool evaluate_values(explorer *e)
             continue;
         int th = W->thread;
         const tpath *p = &e->tp[th].v[e->choice[th]];
-        W->value = sym_eval(&e->tp[th], p->ev[i - e->first_ev[th]].sym, e->read_vals[th]);
+        W->value = write_value(e, th, &p->ev[i - e->first_ev[th]], W->cell);
     }
     /* Each path's constraints must hold for this path to be the one taken. */
     for (int th = 0; th < e->nthreads; th++) {
@@ -410,17 +431,8 @@ static int build_combination(explorer *e)
     for (int th = 0; th < e->nthreads; th++) {
         const tpath *p = &e->tp[th].v[e->choice[th]];
         e->nev_of[th] = p->nev;
-        if (p->hung) {
+        if (p->hung)
             e->hang = true;
-            const pevent *last = &p->ev[p->nev - 1];
-            if (!e->hang_msg[0]) {
-                char cn[96];
-                cell_name(t, last->cell, cn, sizeof cn);
-                snprintf(e->hang_msg, sizeof e->hang_msg,
-                         "%s:%d:%d: thread %s waits forever: the await on %s never sees the value it waits for",
-                         t->file, last->src->pos.line, last->src->pos.col, t->threads[th].name, cn);
-            }
-        }
         if (p->error_at && !e->error_at) {
             e->error_at = p->error_at;
             e->error = p->error;

@@ -37,6 +37,16 @@ const char *vtype_name(vtype_t t)
 
 bool order_is_atomic(order_t o) { return o != ORD_PLAIN; }
 
+int64_t normalize_value(vtype_t t, int64_t v)
+{
+    switch (t) {
+    case TY_I32: return (int64_t)(int32_t)(uint32_t)v;
+    case TY_U32:
+    case TY_F32: return (int64_t)(uint32_t)v;
+    default: return v;
+    }
+}
+
 int cell_loc(const test *t, int cell)
 {
     for (int i = 0; i < t->nlocs; i++)
@@ -118,7 +128,7 @@ void block_push(block *b, const inst *in)
     b->v[b->n++] = *in;
 }
 
-static void block_free(block *b)
+void block_free(block *b)
 {
     for (int i = 0; i < b->n; i++) {
         inst *in = &b->v[i];
@@ -132,7 +142,7 @@ static void block_free(block *b)
     free(b->v);
 }
 
-static void cond_free(cond *c)
+void cond_free(cond *c)
 {
     if (!c)
         return;

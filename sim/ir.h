@@ -178,6 +178,8 @@ int cell_loc(const test *t, int cell);                 /* location owning a cell
 void cell_name(const test *t, int cell, char *buf, int size); /* "x" or "buf[3]" */
 void format_value(const test *t, int cell, int64_t v, char *buf, int size);
 bool order_is_atomic(order_t o);
+/* A value as a cell of this type holds it: wrapped to 32 bits where the type is. */
+int64_t normalize_value(vtype_t t, int64_t v);
 void test_free(test *t);
 
 expr *expr_const(int64_t v, srcpos pos);
@@ -185,5 +187,7 @@ expr *expr_reg(int reg, srcpos pos);
 expr *expr_bin(binop_t op, expr *a, expr *b, srcpos pos);
 void expr_free(expr *e);
 void block_push(block *b, const inst *in);
+void block_free(block *b);
+void cond_free(cond *c);
 
 #endif

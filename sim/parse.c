@@ -681,7 +681,10 @@ static bool parse_stmt(parser *p, block *b)
     }
     expr_free(in.val);
     expr_free(in.val2);
+    expr_free(in.want);
     expr_free(in.mem.index);
+    block_free(&in.body);
+    block_free(&in.els);
     return false;
 }
 
@@ -1212,7 +1215,7 @@ static cond *parse_cond_atom(parser *p)
         c->kind = C_NOT;
         c->a = parse_cond_atom(p);
         if (!c->a) {
-            free(c);
+            cond_free(c);
             return NULL;
         }
         return c;
@@ -1221,7 +1224,7 @@ static cond *parse_cond_atom(parser *p)
         free(c);
         c = parse_cond_or(p);
         if (c && !expect_tok(p, T_RPAREN, "to close '('")) {
-            free(c);
+            cond_free(c);
             return NULL;
         }
         return c;
@@ -1265,7 +1268,7 @@ static cond *parse_cond_and(parser *p)
         advance(p);
         cond *b = parse_cond_atom(p);
         if (!b) {
-            free(a);
+            cond_free(a);
             return NULL;
         }
         cond *c = calloc(1, sizeof *c);
@@ -1286,7 +1289,7 @@ static cond *parse_cond_or(parser *p)
         advance(p);
         cond *b = parse_cond_and(p);
         if (!b) {
-            free(a);
+            cond_free(a);
             return NULL;
         }
         cond *c = calloc(1, sizeof *c);

@@ -96,7 +96,15 @@ int64_t sym_eval(const thread_paths *tp, int k, const int64_t *reads)
     case S_CONST: return s->value;
     case S_READ: return reads[s->a];
     case S_UN: return apply_un((exprkind_t)s->op, sym_eval(tp, s->a, reads));
-    case S_RMW: return apply_rmw((rmwop_t)s->value, sym_eval(tp, s->a, reads), sym_eval(tp, s->b, reads));
+    case S_RMW: {
+        int64_t old = sym_eval(tp, s->a, reads), v = sym_eval(tp, s->b, reads);
+        rmwop_t op = (rmwop_t)(s->value & ~RMW_UNSIGNED);
+        if ((s->value & RMW_UNSIGNED) && (op == RMW_MIN || op == RMW_MAX)) {
+            bool less = (uint64_t)old < (uint64_t)v;
+            return op == RMW_MIN ? (less ? old : v) : (less ? v : old);
+        }
+        return apply_rmw(op, old, v);
+    }
     default: return apply_binop((binop_t)s->op, sym_eval(tp, s->a, reads), sym_eval(tp, s->b, reads));
     }
 }
@@ -171,9 +179,11 @@ static pstate *state_copy(sx *x, const pstate *o)
     s->regs = malloc(nr * sizeof *s->regs);
     memcpy(s->regs, o->regs, nr * sizeof *s->regs);
     s->ev = malloc((size_t)(o->evcap ? o->evcap : 1) * sizeof *s->ev);
-    memcpy(s->ev, o->ev, (size_t)o->nev * sizeof *s->ev);
+    if (o->nev)
+        memcpy(s->ev, o->ev, (size_t)o->nev * sizeof *s->ev);
     s->cons = malloc((size_t)(o->conscap ? o->conscap : 1) * sizeof *s->cons);
-    memcpy(s->cons, o->cons, (size_t)o->ncons * sizeof *s->cons);
+    if (o->ncons)
+        memcpy(s->cons, o->cons, (size_t)o->ncons * sizeof *s->cons);
     return s;
 }
 
@@ -424,7 +434,7 @@ static void step(sx *x, pstate *s, const inst *in)
             int expected = eval_expr(x, h, in->val);
             add_cons(h, mk_bin(x, BIN_NE, rn, expected));
         }
-        finish_path(x, h, true, in, NULL);
+        finish_path(x, h, true, NULL, NULL);
         state_free(h);
         add_cons(s, ok);
         s->ctrl |= deps_of(x, ok);
@@ -459,7 +469,9 @@ static void step(sx *x, pstate *s, const inst *in)
         s->ev[ridx].partner = s->nev - 1;
         return;
     }
-    int nv = node(x, (symnode){.kind = S_RMW, .a = rn, .b = operand, .value = in->rmw,
+    vtype_t ty = x->t->locs[in->mem.loc].type;
+    bool is_unsigned = ty == TY_U32 || ty == TY_U64;
+    int nv = node(x, (symnode){.kind = S_RMW, .a = rn, .b = operand, .value = in->rmw | (is_unsigned ? RMW_UNSIGNED : 0),
                                .deps = deps_of(x, rn) | deps_of(x, operand)});
     pevent *w = add_event(s, EV_W, in);
     w->cell = cell;

@@ -56,6 +56,9 @@ typedef struct {
     int nregs;
 } thread_paths;
 
+/* Flag in an S_RMW node's value: min/max compare as unsigned. */
+#define RMW_UNSIGNED 0x100
+
 enum { MAX_PATHS_PER_THREAD = 1 << 14, MAX_READS_PER_THREAD = 64 };
 
 /* Returns 0, or -1 with a message naming the thread and line in err. */

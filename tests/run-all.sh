@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian 12 machine (as root) and runs the whole suite:
+# a release build, an ASan/UBSan build, and the parser fuzzer (clang).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  need=""
+  for p in cmake make gcc clang-14 libclang-rt-14-dev libcunit1-dev libcjson-dev graphviz; do
+    dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
+  done
+  if [ -n "$need" ]; then
+    echo "== installing:$need"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
+  fi
+fi
+
+echo "== release build"
+cmake -S . -B build-ci -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build-ci -j"$jobs"
+(cd build-ci && ctest --output-on-failure -j"$jobs")
+
+echo "== ASan/UBSan build"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMEMSIM_SANITIZE=ON >/dev/null
+cmake --build build-asan -j"$jobs"
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j"$jobs")
+
+echo "== parser fuzzing (libFuzzer, clang-14)"
+cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=Debug -DMEMSIM_SANITIZE=ON -DMEMSIM_FUZZ=ON >/dev/null
+cmake --build build-fuzz -j"$jobs" --target fuzz_lit
+(cd build-fuzz && ctest --output-on-failure -R '^fuzz_')

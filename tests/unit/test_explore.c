@@ -1,0 +1,179 @@
+/* The explorer on small programs: counts of executions and outcomes,
+ * hangs, runtime errors, dependencies through registers. */
+#include <CUnit/CUnit.h>
+#include <string.h>
+
+#include "../../sim/explore.h"
+#include "../../sim/parse.h"
+#include "unit.h"
+
+static explore_result run(const char *text, const model *m, test **out)
+{
+    diag d = {0};
+    test *t = lit_parse("e.lit", text, &d);
+    if (!t)
+        fprintf(stderr, "%s", d.msg);
+    diag_free(&d);
+    explore_result r;
+    memset(&r, 0, sizeof r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    explore_opts o = {.models = {m}, .nmodels = 1};
+    CU_ASSERT_EQUAL(explore(t, &o, &r), 0);
+    *out = t;
+    return r;
+}
+
+static const char *MP_RLX = "test mp\nmemory { x: i32\n y: i32 }\n"
+                            "thread P0 @gpu0.wg0 { st.relaxed.agent x, 1; st.relaxed.agent y, 1 }\n"
+                            "thread P1 @gpu0.wg1 { r0 = ld.relaxed.agent y; r1 = ld.relaxed.agent x }\n"
+                            "exists (P1:r0 == 1 && P1:r1 == 0)\n";
+
+static void test_mp_counts(void)
+{
+    test *t;
+    explore_result r = run(MP_RLX, &model_sc, &t);
+    CU_ASSERT_EQUAL(r.mr[0].nouts, 3);
+    CU_ASSERT_EQUAL(r.mr[0].positive, 0);
+    CU_ASSERT_EQUAL(r.candidates, 4);
+    explore_result_free(&r);
+    r = run(MP_RLX, &model_src11, &t);
+    CU_ASSERT_EQUAL(r.mr[0].nouts, 4);
+    CU_ASSERT_EQUAL(r.mr[0].positive, 1);
+    CU_ASSERT_EQUAL(result_verdict(t, &r.mr[0]), V_ALLOWED);
+    explore_result_free(&r);
+    test_free(t);
+}
+
+/* Two atomic increments: 2 executions (either order), final x == 2. */
+static void test_rmw(void)
+{
+    test *t;
+    explore_result r = run("test inc\nmemory { x: i32 }\n"
+                           "thread A @gpu0.wg0 { r = atom.add.relaxed.agent x, 1 }\n"
+                           "thread B @gpu0.wg1 { r = atom.add.relaxed.agent x, 1 }\n"
+                           "forall (x == 2)\n",
+                           &model_src11, &t);
+    CU_ASSERT_EQUAL(r.mr[0].consistent, 2);
+    CU_ASSERT_EQUAL(result_verdict(t, &r.mr[0]), V_HOLDS);
+    explore_result_free(&r);
+    test_free(t);
+}
+
+/* Values flow through registers: B stores what it read plus one. */
+static void test_data_flow(void)
+{
+    test *t;
+    explore_result r = run("test flow\nmemory { x: i32 = 5\n y: i32 }\n"
+                           "thread B @gpu0.wg0 { a = ld.relaxed.sys x; st.relaxed.sys y, a * 2 + 1 }\n"
+                           "forall (y == 11)\n",
+                           &model_src11, &t);
+    CU_ASSERT_EQUAL(result_verdict(t, &r.mr[0]), V_HOLDS);
+    explore_result_free(&r);
+    test_free(t);
+}
+
+/* if/else and a CAS that succeeds only on the expected value. */
+static void test_branch_cas(void)
+{
+    test *t;
+    explore_result r = run("test cas\nmemory { x: i32\n y: i32 }\n"
+                           "thread A @gpu0.wg0 { o = atom.cas.acq_rel.agent x, 0, 7 }\n"
+                           "thread B @gpu0.wg1 { p = atom.cas.acq_rel.agent x, 0, 9\n"
+                           "  if p == 0 { st.relaxed.agent y, 1 } else { st.relaxed.agent y, 2 } }\n"
+                           "forall ((x == 7 && y == 2 && A:o == 0) || (x == 9 && y == 1 && B:p == 0))\n",
+                           &model_src11, &t);
+    CU_ASSERT_EQUAL(result_verdict(t, &r.mr[0]), V_HOLDS);
+    CU_ASSERT_EQUAL(r.mr[0].consistent, 2);
+    explore_result_free(&r);
+    test_free(t);
+}
+
+static void test_await_hang(void)
+{
+    test *t;
+    /* The flag is never set: every execution hangs. */
+    explore_result r = run("test hang\nmemory { f: i32 }\n"
+                           "thread W @gpu0.wg0 { await ld.acquire.agent f == 1 }\n",
+                           &model_src11, &t);
+    CU_ASSERT_EQUAL(r.mr[0].hangs, 1);
+    CU_ASSERT_EQUAL(result_verdict(t, &r.mr[0]), V_HANG);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.mr[0].hang_msg, "e.lit:3:"));
+    explore_result_free(&r);
+    test_free(t);
+    /* The flag is set: no execution hangs (the spin eventually sees it). */
+    r = run("test nohang\nmemory { f: i32 }\n"
+            "thread S @gpu0.wg1 { st.release.agent f, 1 }\n"
+            "thread W @gpu0.wg0 { await ld.acquire.agent f == 1 }\n",
+            &model_src11, &t);
+    CU_ASSERT_EQUAL(r.mr[0].hangs, 0);
+    CU_ASSERT_EQUAL(r.mr[0].consistent, 1);
+    explore_result_free(&r);
+    test_free(t);
+}
+
+static void test_barrier(void)
+{
+    test *t;
+    /* With the barrier, B always sees A's plain store: no race. */
+    explore_result r = run("test bar\nmemory { x: i32 }\n"
+                           "thread A @gpu0.wg0 { st x, 1; barrier }\n"
+                           "thread B @gpu0.wg0 { barrier; r = ld x }\n"
+                           "forall (B:r == 1)\n",
+                           &model_src11, &t);
+    CU_ASSERT_EQUAL(r.mr[0].nraces, 0);
+    CU_ASSERT_EQUAL(result_verdict(t, &r.mr[0]), V_HOLDS);
+    explore_result_free(&r);
+    test_free(t);
+    /* A barrier only one thread reaches: a hang. */
+    r = run("test div\nmemory { x: i32 }\n"
+            "thread A @gpu0.wg0 { st x, 1; barrier }\n"
+            "thread B @gpu0.wg0 { r = ld.relaxed.wg x }\n",
+            &model_src11, &t);
+    CU_ASSERT_TRUE(r.mr[0].hangs > 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.mr[0].hang_msg, "never reaches it"));
+    explore_result_free(&r);
+    test_free(t);
+}
+
+static void test_index(void)
+{
+    test *t;
+    /* A register index picks the element; one value is out of range. */
+    explore_result r = run("test idx\nmemory { b: i32[2] = {10, 20}\n i: i32 }\n"
+                           "thread S @gpu0.wg1 { st.relaxed.agent i, 5 }\n"
+                           "thread A @gpu0.wg0 { k = ld.relaxed.agent i; v = ld.relaxed.agent b[k] }\n",
+                           &model_src11, &t);
+    CU_ASSERT_EQUAL(r.mr[0].errors, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.mr[0].error_msg, "out of range"));
+    explore_result_free(&r);
+    test_free(t);
+}
+
+/* Kernel order makes coarse data visible across GPUs. */
+static void test_kernels(void)
+{
+    test *t;
+    explore_result r = run("test kb\nmemory { x: i32 @gpu0 hipMalloc }\n"
+                           "kernel K0 @gpu0\nkernel K1 @gpu1 after K0\n"
+                           "thread A @gpu0.wg0 in K0 { st x, 1 }\n"
+                           "thread B @gpu1.wg0 in K1 { r = ld x }\n"
+                           "forall (B:r == 1)\n",
+                           &model_src11, &t);
+    CU_ASSERT_EQUAL(r.mr[0].nraces, 0);
+    CU_ASSERT_EQUAL(result_verdict(t, &r.mr[0]), V_HOLDS);
+    explore_result_free(&r);
+    test_free(t);
+}
+
+void add_explore_tests(void)
+{
+    CU_pSuite s = CU_add_suite("explorer", NULL, NULL);
+    CU_add_test(s, "message passing counts", test_mp_counts);
+    CU_add_test(s, "atomic increments", test_rmw);
+    CU_add_test(s, "values through registers", test_data_flow);
+    CU_add_test(s, "branches and CAS", test_branch_cas);
+    CU_add_test(s, "await and hangs", test_await_hang);
+    CU_add_test(s, "barriers", test_barrier);
+    CU_add_test(s, "register indices", test_index);
+    CU_add_test(s, "kernel boundaries", test_kernels);
+}

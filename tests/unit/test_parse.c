@@ -1,0 +1,235 @@
+/* The .lit front end: the IR it builds and the errors it gives. */
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../sim/parse.h"
+#include "unit.h"
+
+static const char *EXAMPLE =
+    "test MP+rel.sys+acq.sys\n"
+    "memory {\n"
+    "  data: i32 = 0 @gpu0 fine\n"
+    "  flag: i32 = 0 @gpu0 fine\n"
+    "}\n"
+    "thread P0 @gpu0.wg0 {\n"
+    "  st.relaxed.sys data, 42\n"
+    "  st.release.sys flag, 1\n"
+    "}\n"
+    "thread P1 @gpu1.wg0 {\n"
+    "  r0 = ld.acquire.sys flag\n"
+    "  r1 = ld.relaxed.sys data\n"
+    "}\n"
+    "exists (P1:r0 == 1 && P1:r1 == 0)\n"
+    "expect forbidden\n";
+
+static test *parse(const char *text)
+{
+    diag d = {0};
+    test *t = lit_parse("t.lit", text, &d);
+    diag_free(&d);
+    return t;
+}
+
+static char last_error[1024];
+
+const char *parse_error_of(const char *text)
+{
+    diag d = {0};
+    test *t = lit_parse("t.lit", text, &d);
+    if (t) {
+        test_free(t);
+        return NULL;
+    }
+    snprintf(last_error, sizeof last_error, "%s", d.msg ? d.msg : "(no message)");
+    diag_free(&d);
+    return last_error;
+}
+
+static void test_example(void)
+{
+    test *t = parse(EXAMPLE);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_STRING_EQUAL(t->name, "MP+rel.sys+acq.sys");
+    CU_ASSERT_EQUAL(t->nlocs, 2);
+    CU_ASSERT_EQUAL(t->nthreads, 2);
+    CU_ASSERT_EQUAL(t->ngpus, 2);
+    CU_ASSERT_EQUAL(t->nkernels, 2); /* one implicit kernel per GPU */
+    const inst *st = &t->threads[0].code.v[1];
+    CU_ASSERT_EQUAL(st->kind, I_ST);
+    CU_ASSERT_EQUAL(st->ord, ORD_RELEASE);
+    CU_ASSERT_EQUAL(st->scope, SCOPE_SYS);
+    CU_ASSERT_EQUAL(st->mem.loc, 1);
+    const inst *ld = &t->threads[1].code.v[0];
+    CU_ASSERT_EQUAL(ld->kind, I_LD);
+    CU_ASSERT_EQUAL(ld->ord, ORD_ACQUIRE);
+    CU_ASSERT_EQUAL(ld->dst, 0);
+    CU_ASSERT_EQUAL(t->threads[1].gpu, 1);
+    CU_ASSERT_EQUAL(t->quant, Q_EXISTS);
+    CU_ASSERT_EQUAL(t->cond->kind, C_AND);
+    CU_ASSERT_EQUAL(t->nexpects, 1);
+    CU_ASSERT_PTR_NULL(t->expects[0].model);
+    CU_ASSERT_EQUAL(t->expects[0].verdict, V_FORBIDDEN);
+    test_free(t);
+}
+
+static void test_aliases_and_defaults(void)
+{
+    test *t = parse("test aliases\n"
+                    "memory { x: i32 ; y: u64 = 7 @gpu1 coarse; buf: i32[4] = {1,2,3,4} @host }\n"
+                    "thread A @gpu0.cta3.warp1 {\n"
+                    "  st.relaxed.gpu x, 1; st.release.cta y, 2; st.seq_cst.device x, 3; st.relaxed.workgroup x, 4\n"
+                    "  r = atom.add x, 1\n"
+                    "  s = atom.cas.acq_rel.warp x, 0, 1\n"
+                    "  fence.sc.system\n"
+                    "  q = ld.acquire x\n"
+                    "  w = ld buf[r + 1]\n"
+                    "}\n"
+                    "~exists (0:r = 1 /\\ ~(A:s = 0) \\/ buf[3] == 4)\n"
+                    "expect ptx: allowed\nexpect src11: forbidden\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    const thread *A = &t->threads[0];
+    CU_ASSERT_EQUAL(A->wg, 3);
+    CU_ASSERT_EQUAL(A->wave, 1);
+    CU_ASSERT_EQUAL(A->code.v[0].scope, SCOPE_AGENT);
+    CU_ASSERT_EQUAL(A->code.v[1].scope, SCOPE_WG);
+    CU_ASSERT_EQUAL(A->code.v[2].ord, ORD_SEQ_CST);
+    CU_ASSERT_EQUAL(A->code.v[3].scope, SCOPE_WG);
+    CU_ASSERT_EQUAL(A->code.v[4].kind, I_RMW);
+    CU_ASSERT_EQUAL(A->code.v[4].ord, ORD_RELAXED); /* atom defaults: relaxed, sys */
+    CU_ASSERT_EQUAL(A->code.v[4].scope, SCOPE_SYS);
+    CU_ASSERT_EQUAL(A->code.v[5].rmw, RMW_CAS);
+    CU_ASSERT_EQUAL(A->code.v[5].scope, SCOPE_WAVE);
+    CU_ASSERT_PTR_NOT_NULL(A->code.v[5].val2);
+    CU_ASSERT_EQUAL(A->code.v[6].kind, I_FENCE);
+    CU_ASSERT_EQUAL(A->code.v[6].ord, ORD_SEQ_CST);
+    CU_ASSERT_EQUAL(A->code.v[7].scope, SCOPE_SYS); /* order without scope: sys */
+    CU_ASSERT_PTR_NOT_NULL(A->code.v[8].mem.index);
+    CU_ASSERT_EQUAL(t->locs[1].home, 1);
+    CU_ASSERT_EQUAL(t->locs[1].gran, GRAN_COARSE);
+    CU_ASSERT_EQUAL(t->locs[1].init[0], 7);
+    CU_ASSERT_EQUAL(t->locs[2].home, HOME_HOST);
+    CU_ASSERT_EQUAL(t->locs[2].len, 4);
+    CU_ASSERT_EQUAL(t->locs[2].init[3], 4);
+    CU_ASSERT_EQUAL(t->ncells, 6);
+    CU_ASSERT_EQUAL(t->quant, Q_NOT_EXISTS);
+    CU_ASSERT_EQUAL(t->cond->kind, C_OR);
+    CU_ASSERT_EQUAL(t->nexpects, 2);
+    test_free(t);
+}
+
+static void test_allocators(void)
+{
+    test *t = parse("test alloc\nmemory {\n"
+                    " a: i32 @gpu1 hipMalloc\n b: i32 @gpu0 hipExtMallocWithFlags(fine)\n c: i32 hipHostMalloc\n"
+                    " d: i32 hipMallocManaged\n e: i32 malloc\n f: i32 hipHostMalloc(noncoherent)\n"
+                    " g: i32 @gpu2 hipExtMallocWithFlags(coarse)\n}\n"
+                    "thread P @gpu0.wg0 { st a, 1 }\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_EQUAL(t->locs[0].gran, GRAN_COARSE);
+    CU_ASSERT_EQUAL(t->locs[0].home, 1);
+    CU_ASSERT_EQUAL(t->locs[1].gran, GRAN_FINE);
+    CU_ASSERT_EQUAL(t->locs[2].home, HOME_HOST);
+    CU_ASSERT_EQUAL(t->locs[2].gran, GRAN_FINE);
+    CU_ASSERT_EQUAL(t->locs[3].gran, GRAN_FINE);
+    CU_ASSERT_EQUAL(t->locs[4].home, HOME_HOST);
+    CU_ASSERT_EQUAL(t->locs[5].gran, GRAN_COARSE);
+    CU_ASSERT_EQUAL(t->locs[6].gran, GRAN_COARSE);
+    CU_ASSERT_EQUAL(t->locs[6].home, 2);
+    CU_ASSERT_EQUAL(t->ngpus, 3);
+    test_free(t);
+}
+
+static void test_kernels(void)
+{
+    test *t = parse("test k\nmemory { x: i32 @gpu0 hipMalloc }\n"
+                    "kernel K0 @gpu0\nkernel K1 @gpu1 after K0\n"
+                    "thread P0 @gpu0.wg0 in K0 { st x, 1 }\n"
+                    "thread P1 @gpu1.wg0 { r0 = ld x }\n"
+                    "forall (P1:r0 == 1)\nexpect holds\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_EQUAL(t->nkernels, 2);
+    CU_ASSERT_EQUAL(t->threads[1].kernel, 1); /* the one kernel on gpu1 */
+    CU_ASSERT_EQUAL(t->kernels[1].nafter, 1);
+    CU_ASSERT_EQUAL(t->kernels[1].after[0], 0);
+    test_free(t);
+}
+
+/* Every malformed input names its line and column. */
+static const struct {
+    const char *text;
+    const char *want;
+} bad[] = {
+    {"test t\nthread P @gpu0.wg0 { r0 = ld y }\n", "t.lit:2:30: error: unknown location 'y'"},
+    {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { st x, r9 }\n", "t.lit:3:28: error: unknown register 'r9'"},
+    {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { st.relaxed.planet x, 1 }\n",
+     "t.lit:3:33: error: unknown modifier 'planet'"},
+    {"test t\nmemory { x: i32 }\nthread P @gpu0.team0 { st x, 1 }\n", "error: undefined scope 'team0'"},
+    {"test t\nmemory { x: i32 }\nthread P @gpu99.wg0 { st x, 1 }\n", "error: GPU index 99 is out of range"},
+    {"test t\nmemory { x: i32 = 1.5 }\nthread P @gpu0.wg0 { st x, 1 }\n", "t.lit:2:19: error: type mismatch"},
+    {"test t\nmemory { x: i32 = 5000000000 }\nthread P @gpu0.wg0 { st x, 1 }\n", "does not fit 'x' of type i32"},
+    {"test t\nmemory { b: i32[4] }\nthread P @gpu0.wg0 { st b[4], 1 }\n",
+     "t.lit:3:27: error: index 4 is out of range for 'b' (4 elements)"},
+    {"test t\nmemory { x: i32\n x: i32 }\nthread P @gpu0.wg0 { st x, 1 }\n", "t.lit:3:2: error: duplicate location 'x'"},
+    {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { st x, 1 }\nthread P @gpu0.wg1 { st x, 2 }\n",
+     "t.lit:4:8: error: duplicate thread 'P'"},
+    {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { r = ld.release.sys x }\n", "a load cannot have release order"},
+    {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { st x, 1 }\nexists (Q:r0 == 1)\n", "unknown thread 'Q'"},
+    {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { st x, 1 }\nexists (P:r0 == 1)\n", "thread 'P' has no register 'r0'"},
+    {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { st x, 1 \n", "missing '}'"},
+    {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { st x, 1 }\nexpect maybe\n", "t.lit:4:8: error: expected allowed"},
+    {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { st x, 1 }\nexpect arm: allowed\n", "unknown model 'arm'"},
+    {"test t\nmemory { x: i32 @gpu0 hipMalloc(fine) }\nthread P @gpu0.wg0 { st x, 1 }\n", "unknown granularity or allocator"},
+    {"test t\nmemory { x: i32 @gpu0 hipHostMalloc }\nthread P @gpu0.wg0 { st x, 1 }\n", "allocates host memory"},
+    {"test t\nmemory { x: i32 }\nkernel K @gpu1\nthread P @gpu0.wg0 in K { st x, 1 }\n", "kernel 'K' runs on gpu1"},
+    {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { fence.relaxed.sys }\n", "a fence needs an order"},
+    {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { st x, 1 }\nforall (x == 1)\nexpect allowed\n",
+     "a forall test expects holds or fails"},
+    {"memory { x: i32 }\nthread P @gpu0.wg0 { st x, 1 }\n", "missing 'test NAME' line"},
+    {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { st x, $ }\n", "t.lit:3:28: error: unexpected character '$'"},
+    {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { x = 1 }\n", "'x' is a memory location; a register cannot share its name"},
+    {"test t\n", "the test has no threads"},
+};
+
+static void test_errors(void)
+{
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *msg = parse_error_of(bad[i].text);
+        CU_ASSERT_PTR_NOT_NULL(msg);
+        if (!msg)
+            continue;
+        if (!strstr(msg, bad[i].want))
+            fprintf(stderr, "\ncase %zu: wanted \"%s\" in:\n%s", i, bad[i].want, msg);
+        CU_ASSERT_PTR_NOT_NULL(strstr(msg, bad[i].want));
+        /* The offending line and a caret follow the message. */
+        CU_ASSERT_PTR_NOT_NULL(strchr(msg, '^'));
+    }
+}
+
+/* Truncations of a valid file never crash and always fail cleanly or parse. */
+static void test_prefixes(void)
+{
+    size_t n = strlen(EXAMPLE);
+    char *buf = malloc(n + 1);
+    for (size_t k = 0; k < n; k++) {
+        memcpy(buf, EXAMPLE, k);
+        buf[k] = 0;
+        diag d = {0};
+        test *t = lit_parse("t.lit", buf, &d);
+        CU_ASSERT(t != NULL || d.msg != NULL);
+        test_free(t);
+        diag_free(&d);
+    }
+    free(buf);
+}
+
+void add_parse_tests(void)
+{
+    CU_pSuite s = CU_add_suite("parser", NULL, NULL);
+    CU_add_test(s, "the shipped example", test_example);
+    CU_add_test(s, "aliases, defaults, herd spellings", test_aliases_and_defaults);
+    CU_add_test(s, "allocators give home and granularity", test_allocators);
+    CU_add_test(s, "kernels and host order", test_kernels);
+    CU_add_test(s, "error messages", test_errors);
+    CU_add_test(s, "every prefix of a file", test_prefixes);
+}
