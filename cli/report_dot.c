@@ -7,26 +7,20 @@
 #include "../model/base.h"
 #include "report.h"
 
+/* "st.release.sys flag\nline 12\nflag = 1" */
 static void label(const test *t, const event *e, char *buf, int size)
 {
-    char what[160], val[48], cn[96] = "";
+    char what[160], val[48], cn[96] = "", line[32] = "";
     event_describe(t, e, what, sizeof what);
-    if (e->cell >= 0)
+    if (e->src)
+        snprintf(line, sizeof line, "\\nline %d", e->src->pos.line);
+    if (e->kind == EV_R || e->kind == EV_W || e->kind == EV_IW) {
         cell_name(t, e->cell, cn, sizeof cn);
-    format_value(t, e->cell, e->value, val, sizeof val);
-    if (e->kind == EV_R || e->kind == EV_W || e->kind == EV_IW)
-        snprintf(buf, (size_t)size, "%s%s%s\\n%s = %s%s", what, e->src ? "\\nline " : "", "", cn, val,
+        format_value(t, e->cell, e->value, val, sizeof val);
+        snprintf(buf, (size_t)size, "%s%s\\n%s = %s%s", what, line, cn, val,
                  e->await_hang ? "\\n(await never satisfied)" : "");
-    else
-        snprintf(buf, (size_t)size, "%s", what);
-    if (e->src) {
-        char tmp[400];
-        snprintf(tmp, sizeof tmp, "%s", buf);
-        char *p = strstr(tmp, "\\nline ");
-        if (p) {
-            *p = 0;
-            snprintf(buf, (size_t)size, "%s\\nline %d%s", tmp, e->src->pos.line, p + 7);
-        }
+    } else {
+        snprintf(buf, (size_t)size, "%s%s", what, line);
     }
 }
 

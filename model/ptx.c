@@ -10,13 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { MAX_SC_PAIRS = 24 };
+enum { MAX_SC_FENCES = 64 };
 
 typedef struct {
     const base *b;
-    R ms, obs, sync, bsync, fsc_pairs;
-    set FSC;
-    int nfences, fence[24];
+    R ms, obs, sync, bsync;
+    set fsc_set;
+    int nfences, fence[MAX_SC_FENCES];
 } ptx_ctx;
 
 /* Everything below sc: the axioms, given one orientation of fence.sc pairs. */
@@ -48,6 +48,54 @@ static bool ptx_axioms(const ptx_ctx *c, R sc, model_verdict *v)
         return false;
     }
     return true;
+}
+
+/* sc for a prefix of the total order: placed fences in order, and each
+ * before every fence not yet placed; only morally strong pairs count. */
+static R sc_of_prefix(const ptx_ctx *c, const int *order, int k, const bool *placed)
+{
+    rel *sc = rel_new();
+    for (int i = 0; i < k; i++) {
+        for (int j = i + 1; j < k; j++)
+            if (rel_has(c->ms, order[i], order[j]))
+                rel_add(sc, order[i], order[j]);
+        for (int u = 0; u < c->nfences; u++)
+            if (!placed[u] && rel_has(c->ms, order[i], c->fence[u]))
+                rel_add(sc, order[i], c->fence[u]);
+    }
+    return sc;
+}
+
+static bool search_sc(const ptx_ctx *c, int *order, int k, bool *placed, model_verdict *v)
+{
+    int mark = rel_mark();
+    model_verdict tmp = {0};
+    bool ok = ptx_axioms(c, sc_of_prefix(c, order, k, placed), &tmp);
+    rel_release(mark);
+    if (!ok) {
+        v->failed = tmp.failed;
+        return false;
+    }
+    if (k == c->nfences)
+        return true;
+    for (int u = 0; u < c->nfences; u++) {
+        if (placed[u])
+            continue;
+        /* A thread's fences go in program order. */
+        bool ready = true;
+        for (int w = 0; w < c->nfences && ready; w++)
+            if (!placed[w] && w != u && rel_has(c->b->po, c->fence[w], c->fence[u]))
+                ready = false;
+        if (!ready)
+            continue;
+        placed[u] = true;
+        order[k] = c->fence[u];
+        bool found = search_sc(c, order, k + 1, placed, v);
+        placed[u] = false;
+        if (found)
+            return true;
+    }
+    return false;
 }
 
 static void ptx_check(const base *b, model_verdict *v)
@@ -94,49 +142,24 @@ static void ptx_check(const base *b, model_verdict *v)
     c.sync = I(ms, S(S(prefix, c.obs), suffix));
     c.bsync = b->bar;
 
-    /* sc: one orientation of every morally strong pair of fence.sc, acyclic. */
-    set fsc = set_or(b->FSC, b->IMPL);
-    int pairs[MAX_SC_PAIRS][2], npairs = 0;
+    /* sc orders the morally strong pairs of fence.sc; every acyclic choice is
+     * the restriction of a total order, so search total orders fence by
+     * fence.  Causality only grows with sc, so a prefix that already breaks
+     * an axiom (its edges are in every completion) prunes its subtree. */
+    c.fsc_set = set_or(b->FSC, b->IMPL);
+    c.nfences = 0;
     for (int i = 0; i < rel_n(); i++)
-        for (int j = i + 1; j < rel_n(); j++)
-            if (set_has(fsc, i) && set_has(fsc, j) && rel_has(ms, i, j) && !rel_has(b->po, i, j) &&
-                !rel_has(b->po, j, i)) {
-                if (npairs == MAX_SC_PAIRS) {
-                    fprintf(stderr, "memsim: error: more than %d unordered fence.sc pairs: too many to orient\n", MAX_SC_PAIRS);
-                    abort();
-                }
-                pairs[npairs][0] = i;
-                pairs[npairs][1] = j;
-                npairs++;
+        if (set_has(c.fsc_set, i)) {
+            if (c.nfences == MAX_SC_FENCES) {
+                fprintf(stderr, "memsim: error: more than %d fence.sc in one execution\n", MAX_SC_FENCES);
+                abort();
             }
-    /* Fences of one thread are ordered by po already; orient them that way. */
-    rel *base_sc = rel_new();
-    for (int i = 0; i < rel_n(); i++)
-        for (int j = 0; j < rel_n(); j++)
-            if (set_has(fsc, i) && set_has(fsc, j) && rel_has(b->po, i, j))
-                rel_add(base_sc, i, j);
-    const char *failed = "Causality";
-    int mark = rel_mark();
-    for (unsigned long mask = 0; mask < (1ul << npairs); mask++) {
-        rel_release(mark);
-        rel *sc = rel_new();
-        *sc = *base_sc;
-        for (int k = 0; k < npairs; k++) {
-            if (mask >> k & 1)
-                rel_add(sc, pairs[k][1], pairs[k][0]);
-            else
-                rel_add(sc, pairs[k][0], pairs[k][1]);
+            c.fence[c.nfences++] = i;
         }
-        if (!acyclic(sc))
-            continue;
-        model_verdict tmp = {0};
-        if (ptx_axioms(&c, sc, &tmp)) {
-            v->consistent = true;
-            return;
-        }
-        failed = tmp.failed;
-    }
-    v->failed = failed;
+    bool placed[MAX_SC_FENCES] = {0};
+    int order[MAX_SC_FENCES];
+    v->failed = "Causality";
+    v->consistent = search_sc(&c, order, 0, placed, v);
 }
 
 const model model_ptx = {
