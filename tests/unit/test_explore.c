@@ -36,6 +36,7 @@ static void test_mp_counts(void)
     CU_ASSERT_EQUAL(r.mr[0].positive, 0);
     CU_ASSERT_EQUAL(r.candidates, 4);
     explore_result_free(&r);
+    test_free(t);
     r = run(MP_RLX, &model_src11, &t);
     CU_ASSERT_EQUAL(r.mr[0].nouts, 4);
     CU_ASSERT_EQUAL(r.mr[0].positive, 1);
