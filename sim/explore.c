@@ -455,7 +455,7 @@ static int build_combination(explorer *e)
         const tpath *p = &e->tp[th].v[e->choice[th]];
         if (minbar < p->nbar) {
             for (int k = 0; k < p->nev; k++)
-                if (p->ev[k].kind == EV_BA && p->ev[k].bar == minbar) {
+                if (p->ev[k].kind == EV_BA && !p->ev[k].bar_named && p->ev[k].bar == minbar) {
                     e->nev_of[th] = k + 1;
                     e->hang = true;
                     if (!e->hang_msg[0])
@@ -465,6 +465,40 @@ static int build_combination(explorer *e)
                                  t->file, p->ev[k].src->pos.line, p->ev[k].src->pos.col, T->name, t->threads[who].name);
                     break;
                 }
+        }
+    }
+    /* Named barriers (import/): the threads of a workgroup that use a name
+     * take part in it; a thread that waits at more instances of a name than
+     * a participant reaches waits forever at the first one it misses. */
+    for (int th = 0; th < e->nthreads; th++) {
+        const thread *T = &t->threads[th];
+        const tpath *p = &e->tp[th].v[e->choice[th]];
+        for (int k = 0; k + 1 < e->nev_of[th]; k++) {
+            const pevent *ba = &p->ev[k];
+            if (ba->kind != EV_BA || !ba->bar_named || p->ev[k + 1].kind != EV_BW)
+                continue;
+            int who = -1;
+            for (int u = 0; u < e->nthreads && who < 0; u++) {
+                const thread *U2 = &t->threads[u];
+                if (u == th || U2->gpu != T->gpu || U2->wg != T->wg)
+                    continue;
+                const tpath *q = &e->tp[u].v[e->choice[u]];
+                int cnt = 0;
+                for (int j = 0; j < q->nev; j++)
+                    cnt += q->ev[j].kind == EV_BA && q->ev[j].bar_named && q->ev[j].bar_key == ba->bar_key;
+                if (cnt > 0 && cnt <= ba->bar)
+                    who = u;
+            }
+            if (who < 0)
+                continue;
+            e->nev_of[th] = k + 1;
+            e->hang = true;
+            if (!e->hang_msg[0])
+                snprintf(e->hang_msg, sizeof e->hang_msg,
+                         "%s:%d:%d: thread %s waits forever at this barrier: thread %s of the same workgroup "
+                         "never reaches it",
+                         t->file, ba->src->pos.line, ba->src->pos.col, T->name, t->threads[who].name);
+            break;
         }
     }
     /* Initial writes for every cell some event touches. */
@@ -518,6 +552,8 @@ static int build_combination(explorer *e)
             ev->wave = T->wave;
             ev->kernel = T->kernel;
             ev->bar = pe->bar;
+            ev->bar_named = pe->bar_named;
+            ev->bar_key = pe->bar_key;
             ev->src = pe->src;
         }
         n += e->nev_of[th];
@@ -569,7 +605,7 @@ static int build_combination(explorer *e)
                 rel_add(&x->kb, i, j);
             /* Barrier instance k: every arrive before every peer's wait. */
             if (a->kind == EV_BA && b->kind == EV_BW && a->thread != b->thread && a->gpu == b->gpu && a->wg == b->wg &&
-                a->bar == b->bar)
+                a->bar == b->bar && a->bar_named == b->bar_named && a->bar_key == b->bar_key)
                 rel_add(&x->bar, i, j);
         }
     /* Reads and their possible sources. */

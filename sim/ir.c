@@ -19,13 +19,13 @@ const char *order_name(order_t o)
 
 const char *rmw_name(rmwop_t r)
 {
-    static const char *names[] = {"add", "sub", "exch", "and", "or", "xor", "min", "max", "cas"};
+    static const char *names[] = {"add", "sub", "exch", "and", "or", "xor", "min", "max", "cas", "fadd"};
     return names[r];
 }
 
 const char *verdict_name(verdict_t v)
 {
-    static const char *names[] = {"allowed", "forbidden", "race", "holds", "fails", "hang", "none"};
+    static const char *names[] = {"allowed", "forbidden", "race", "holds", "fails", "hang", "error", "none"};
     return names[v];
 }
 
@@ -116,7 +116,41 @@ void expr_free(expr *e)
         return;
     expr_free(e->a);
     expr_free(e->b);
+    expr_free(e->c);
     free(e);
+}
+
+expr *expr_clone(const expr *e)
+{
+    if (!e)
+        return NULL;
+    expr *c = malloc(sizeof *c);
+    *c = *e;
+    c->a = expr_clone(e->a);
+    c->b = expr_clone(e->b);
+    c->c = expr_clone(e->c);
+    return c;
+}
+
+size_t vtype_size(vtype_t t) { return t == TY_I64 || t == TY_U64 ? 8 : 4; }
+
+void block_clone(block *dst, const block *src)
+{
+    dst->n = dst->cap = src->n;
+    dst->v = src->n ? malloc((size_t)src->n * sizeof *dst->v) : NULL;
+    for (int i = 0; i < src->n; i++) {
+        inst *d = &dst->v[i];
+        const inst *s = &src->v[i];
+        *d = *s;
+        d->mem.index = expr_clone(s->mem.index);
+        d->mem.peer = expr_clone(s->mem.peer);
+        d->mem.ptr = expr_clone(s->mem.ptr);
+        d->val = expr_clone(s->val);
+        d->val2 = expr_clone(s->val2);
+        d->want = expr_clone(s->want);
+        block_clone(&d->body, &s->body);
+        block_clone(&d->els, &s->els);
+    }
 }
 
 void block_push(block *b, const inst *in)
@@ -133,9 +167,13 @@ void block_free(block *b)
     for (int i = 0; i < b->n; i++) {
         inst *in = &b->v[i];
         expr_free(in->mem.index);
+        expr_free(in->mem.peer);
+        expr_free(in->mem.ptr);
         expr_free(in->val);
         expr_free(in->val2);
         expr_free(in->want);
+        expr_free(in->bar_id);
+        expr_free(in->bar_count);
         block_free(&in->body);
         block_free(&in->els);
     }
@@ -179,6 +217,7 @@ void test_free(test *t)
     for (int i = 0; i < t->nexpects; i++)
         free(t->expects[i].model);
     free(t->expects);
+    free(t->ssw);
     free(t->file);
     free(t->source);
     free(t->name);

@@ -6,6 +6,7 @@
 #define MEMSIM_IR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct {
@@ -22,11 +23,11 @@ typedef enum { GRAN_FINE = 0, GRAN_COARSE } gran_t;
 typedef enum { TY_I32 = 0, TY_I64, TY_U32, TY_U64, TY_F32 } vtype_t;
 
 typedef enum {
-    RMW_ADD = 0, RMW_SUB, RMW_EXCH, RMW_AND, RMW_OR, RMW_XOR, RMW_MIN, RMW_MAX, RMW_CAS
+    RMW_ADD = 0, RMW_SUB, RMW_EXCH, RMW_AND, RMW_OR, RMW_XOR, RMW_MIN, RMW_MAX, RMW_CAS, RMW_FADD
 } rmwop_t;
 
 /* Cache modifiers are accepted (Iris, PTX) and carry no ordering. */
-typedef enum { CACHE_NONE = 0, CACHE_WT, CACHE_CV, CACHE_CG, CACHE_CA, CACHE_CS } cache_t;
+typedef enum { CACHE_NONE = 0, CACHE_WT, CACHE_CV, CACHE_CG, CACHE_CA, CACHE_CS, CACHE_WB, CACHE_VOLATILE } cache_t;
 
 #define HOME_HOST (-1)
 
@@ -43,7 +44,9 @@ typedef struct {
 } location;
 
 typedef enum {
-    EX_CONST = 0, EX_REG, EX_BIN, EX_NEG, EX_NOT, EX_BNOT
+    EX_CONST = 0, EX_REG, EX_BIN, EX_NEG, EX_NOT, EX_BNOT,
+    EX_ADDR,       /* &var[index] on the thread's own rank: an address in its heap */
+    EX_TRANSLATE   /* translate(a, b, c): base[c] + (a - base[b]), as Iris's __translate */
 } exprkind_t;
 
 typedef enum {
@@ -56,15 +59,23 @@ typedef struct expr {
     int64_t value;    /* EX_CONST */
     int reg;          /* EX_REG: index in the thread's register table */
     binop_t op;       /* EX_BIN */
-    struct expr *a, *b;
+    struct expr *a, *b, *c;
+    int symvar;       /* EX_ADDR: symmetric variable (a: index or NULL) */
+    int rank;         /* EX_ADDR: the rank whose address space it is */
     srcpos pos;
 } expr;
 
 /* A memory operand: loc is an index into test.locs; index NULL for a scalar
- * or for element 0 written without brackets. */
+ * or for element 0 written without brackets.  Symmetric-heap operands are
+ * resolved when the thread runs: `var@peer[i]` (symvar, peer) translates the
+ * address of var[i] from the thread's rank to peer's, and `[ptr]` (ptr)
+ * dereferences an address; loc is then -1. */
 typedef struct {
     int loc;
     expr *index;
+    int symvar;       /* -1 unless var@peer */
+    expr *peer;
+    expr *ptr;
 } memref;
 
 typedef enum {
@@ -76,6 +87,7 @@ typedef enum {
     I_ASSIGN,   /* dst = val */
     I_IF,       /* if val { body } else { els } */
     I_AWAIT,    /* [dst =] await ld.ord.scope mem == want, or await atom.cas... == want */
+    I_FOR,      /* for dst in val .. val2 step want { body } */
 } instkind_t;
 
 typedef struct block {
@@ -90,6 +102,8 @@ typedef struct inst {
     scope_t scope;
     cache_t cache;
     rmwop_t rmw;      /* I_RMW, and I_AWAIT when await_rmw */
+    order_t fail_ord; /* CAS: the order of a failed CAS (relaxed unless stated) */
+    bool unsafe;      /* atom.fadd.unsafe: a hardware FP atomic */
     bool await_rmw;   /* I_AWAIT on an atom.cas rather than a ld */
     bool await_ne;    /* I_AWAIT ... != val */
     int dst;          /* register or -1 */
@@ -97,11 +111,35 @@ typedef struct inst {
     expr *val, *val2;
     expr *want;       /* I_AWAIT: the value awaited (== or != by await_ne) */
     block body, els;  /* I_IF */
+    /* Added for the importers (import/); zero/NULL in .lit programs. */
+    expr *bar_id;     /* I_BARRIER: named barrier (PTX bar.sync a / Vulkan cbar N); NULL: the workgroup barrier */
+    expr *bar_count;  /* I_BARRIER: PTX bar.sync a, b: b, part of the barrier's identity as in Dat3M; or NULL */
+    bool bar_arrive;  /* I_BARRIER: arrive without waiting (PTX bar.arrive) */
+    unsigned vk;      /* Vulkan attributes, VK_* below (0: none given) */
 } inst;
 
+/* Vulkan/SPIR-V attributes of an instruction (model/vulkan.c).  VK_GIVEN
+ * marks an instruction whose attributes came from a Vulkan source; without
+ * it the vulkan model applies defaults (storage class 0, atomics and fences
+ * with semsc0, release = semav, acquire = semvis, plain = non-private). */
+enum {
+    VK_GIVEN = 1u << 0,
+    VK_SC1 = 1u << 1,        /* storage class 1 (else 0) */
+    VK_SEMSC0 = 1u << 2,     /* storage-class semantics */
+    VK_SEMSC1 = 1u << 3,
+    VK_AV = 1u << 4,         /* per-instruction availability (st.av) */
+    VK_VIS = 1u << 5,        /* per-instruction visibility (ld.vis) */
+    VK_SEMAV = 1u << 6,      /* MakeAvailable in the semantics */
+    VK_SEMVIS = 1u << 7,     /* MakeVisible in the semantics */
+    VK_NONPRIV = 1u << 8,    /* NonPrivatePointer */
+    VK_AVDEVICE = 1u << 9,   /* I_FENCE: device-domain availability operation */
+    VK_VISDEVICE = 1u << 10, /* I_FENCE: device-domain visibility operation */
+};
+
 typedef struct {
-    char *name;
+    char *name;          /* P0, or for instances producer[1,0] and producer[1,0]@2 */
     int gpu, wg, wave;   /* wave is unique per thread when not given */
+    bool host;           /* the host's own writes between launches */
     int kernel;          /* index in test.kernels */
     char **regs;         /* register names */
     int nregs;
@@ -141,7 +179,7 @@ typedef struct cond {
 typedef enum { Q_EXISTS = 0, Q_NOT_EXISTS, Q_FORALL } quant_t;
 
 typedef enum {
-    V_ALLOWED = 0, V_FORBIDDEN, V_RACE, V_HOLDS, V_FAILS, V_HANG, V_NONE
+    V_ALLOWED = 0, V_FORBIDDEN, V_RACE, V_HOLDS, V_FAILS, V_HANG, V_ERROR, V_NONE
 } verdict_t;
 
 typedef struct {
@@ -149,6 +187,29 @@ typedef struct {
     verdict_t verdict;
     srcpos pos;
 } expectation;
+
+/* A variable of the symmetric heap: one location per rank. */
+typedef struct {
+    char *name;
+    vtype_t type;
+    int len;
+    int *loc;            /* per rank: index in test.locs */
+    srcpos pos;
+} symvar;
+
+typedef struct {
+    bool present;
+    int ranks;
+    int64_t size;        /* bytes per rank */
+    gran_t gran;
+    int nvars;
+    symvar *vars;
+    int **order;         /* per rank: variable indices in allocation order */
+    int64_t **offset;    /* per rank, per variable: byte offset in the heap */
+} symheap;
+
+/* Address of rank r's heap: far apart, so a wrong translation is visible. */
+#define HEAP_BASE(r) ((int64_t)((r) + 1) << 32)
 
 typedef struct {
     char *file;          /* the path as given */
@@ -166,6 +227,8 @@ typedef struct {
     cond *cond;          /* NULL when the test has no condition */
     expectation *expects;
     int nexpects;
+    int (*ssw)[2];       /* Vulkan system-synchronizes-with: thread pairs (import/) */
+    int nssw;
 } test;
 
 /* Names and helpers shared by every front and back end. */
@@ -188,6 +251,9 @@ expr *expr_bin(binop_t op, expr *a, expr *b, srcpos pos);
 void expr_free(expr *e);
 void block_push(block *b, const inst *in);
 void block_free(block *b);
+void block_clone(block *dst, const block *src);
+expr *expr_clone(const expr *e);
+size_t vtype_size(vtype_t t);
 void cond_free(cond *c);
 
 #endif

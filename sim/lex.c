@@ -23,7 +23,7 @@ const char *tok_kind_name(tokkind_t k)
         "end of file", "identifier", "integer", "number", "'{'", "'}'", "'('", "')'", "'['", "']'",
         "','", "':'", "';'", "'@'", "'='", "'=='", "'!='", "'<'", "'<='", "'>'", "'>='", "'<<'", "'>>'",
         "'+'", "'-'", "'*'", "'/'", "'%'", "'&'", "'&&'", "'|'", "'||'", "'^'", "'!'", "'~'", "'..'",
-        "end of line"};
+        "end of line", "'.'"};
     return names[k];
 }
 
@@ -144,7 +144,7 @@ token lex_next(lexer *lx)
         return t;
     }
     struct { const char *s; tokkind_t k; } ops[] = {
-        {"/\\", T_ANDAND}, {"\\/", T_OROR}, {"..", T_DOTDOT}, {"==", T_EQ}, {"!=", T_NE}, {"<=", T_LE},
+        {"/\\", T_ANDAND}, {"\\/", T_OROR}, {"..", T_DOTDOT}, {".", T_DOT}, {"==", T_EQ}, {"!=", T_NE}, {"<=", T_LE},
         {">=", T_GE}, {"<<", T_SHL}, {">>", T_SHR}, {"&&", T_ANDAND}, {"||", T_OROR},
         {"{", T_LBRACE}, {"}", T_RBRACE}, {"(", T_LPAREN}, {")", T_RPAREN}, {"[", T_LBRACK},
         {"]", T_RBRACK}, {",", T_COMMA}, {":", T_COLON}, {";", T_SEMI}, {"@", T_AT}, {"=", T_ASSIGN},

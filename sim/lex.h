@@ -15,7 +15,7 @@ typedef enum {
     T_ASSIGN, T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE, T_SHL, T_SHR,
     T_PLUS, T_MINUS, T_STAR, T_SLASH, T_PERCENT,
     T_AMP, T_ANDAND, T_PIPE, T_OROR, T_CARET, T_BANG, T_TILDE,
-    T_DOTDOT, T_NEWLINE
+    T_DOTDOT, T_NEWLINE, T_DOT
 } tokkind_t;
 
 typedef struct {

@@ -75,6 +75,16 @@ int64_t apply_rmw(rmwop_t op, int64_t old, int64_t v)
     case RMW_MIN: return old < v ? old : v;
     case RMW_MAX: return old > v ? old : v;
     case RMW_CAS: return v;
+    case RMW_FADD: {
+        uint32_t a = (uint32_t)old, b = (uint32_t)v;
+        float fa, fb;
+        memcpy(&fa, &a, sizeof fa);
+        memcpy(&fb, &b, sizeof fb);
+        float sum = fa + fb;
+        uint32_t r;
+        memcpy(&r, &sum, sizeof r);
+        return (int64_t)r;
+    }
     }
     return v;
 }
@@ -347,6 +357,83 @@ static int memory_access(sx *x, pstate *s, const inst *in, int cell, uint64_t ad
     return readnode;
 }
 
+/* ---- named barriers (import/: PTX bar.sync N[, M], Vulkan cbar N) --------- */
+
+static int64_t bar_key_of(int64_t id, bool has_count, int64_t count)
+{
+    return (int64_t)(((uint64_t)id << 32) ^ (has_count ? (uint64_t)(uint32_t)count : 0xffffffffull));
+}
+
+static void emit_named_barrier(pstate *s, const inst *in, int64_t key)
+{
+    int n = 0; /* instances are counted per name */
+    for (int k = 0; k < s->nev; k++)
+        if (s->ev[k].kind == EV_BA && s->ev[k].bar_named && s->ev[k].bar_key == key)
+            n++;
+    pevent *a = add_event(s, EV_BA, in);
+    a->bar_named = true;
+    a->bar_key = key;
+    a->bar = n;
+    if (in->bar_arrive)
+        return;
+    pevent *w = add_event(s, EV_BW, in);
+    w->bar_named = true;
+    w->bar_key = key;
+    w->bar = n;
+}
+
+static void const_barrier_keys(const block *b, int64_t *keys, int *nkeys, int cap)
+{
+    for (int i = 0; i < b->n; i++) {
+        const inst *in = &b->v[i];
+        if (in->kind == I_IF) {
+            const_barrier_keys(&in->body, keys, nkeys, cap);
+            const_barrier_keys(&in->els, keys, nkeys, cap);
+        }
+        if (in->kind != I_BARRIER || !in->bar_id || in->bar_id->kind != EX_CONST ||
+            (in->bar_count && in->bar_count->kind != EX_CONST))
+            continue;
+        int64_t k = bar_key_of(in->bar_id->value, in->bar_count != NULL, in->bar_count ? in->bar_count->value : 0);
+        bool dup = false;
+        for (int j = 0; j < *nkeys; j++)
+            dup = dup || keys[j] == k;
+        if (!dup && *nkeys < cap)
+            keys[(*nkeys)++] = k;
+    }
+}
+
+/* A name computed from a read forks: one path for each constant name that a
+ * barrier of the test uses, and one path where it matches none of them. */
+static void named_barrier(sx *x, pstate *s, const inst *in)
+{
+    int id = eval_expr(x, s, in->bar_id);
+    int cnt = in->bar_count ? eval_expr(x, s, in->bar_count) : -1;
+    if (is_const(x, id) && (cnt < 0 || is_const(x, cnt))) {
+        emit_named_barrier(s, in, bar_key_of(const_of(x, id), cnt >= 0, cnt >= 0 ? const_of(x, cnt) : 0));
+        return;
+    }
+    int64_t keys[64];
+    int nkeys = 0;
+    for (int th = 0; th < x->t->nthreads; th++)
+        const_barrier_keys(&x->t->threads[th].code, keys, &nkeys, 64);
+    int none = mk_const(x, 1);
+    for (int k = 0; k < nkeys; k++) {
+        bool kc = (uint32_t)keys[k] != 0xffffffffu;
+        if (kc != (cnt >= 0))
+            continue;
+        int match = mk_bin(x, BIN_EQ, id, mk_const(x, (int64_t)((uint64_t)keys[k] >> 32)));
+        if (cnt >= 0)
+            match = mk_bin(x, BIN_LAND, match, mk_bin(x, BIN_EQ, cnt, mk_const(x, (int64_t)(uint32_t)keys[k])));
+        pstate *f = state_copy(x, s);
+        add_cons(f, match);
+        emit_named_barrier(f, in, keys[k]);
+        push_work(x, f);
+        none = mk_bin(x, BIN_LAND, none, mk_un(x, EX_NOT, match));
+    }
+    add_cons(s, none);
+    emit_named_barrier(s, in, INT64_MIN + ((int64_t)x->tid << 24) + s->nev);
+}
+
 static void step(sx *x, pstate *s, const inst *in)
 {
     switch (in->kind) {
@@ -359,6 +446,10 @@ static void step(sx *x, pstate *s, const inst *in)
         return;
     }
     case I_BARRIER: {
+        if (in->bar_id) {
+            named_barrier(x, s, in);
+            return;
+        }
         pevent *a = add_event(s, EV_BA, in);
         a->bar = s->nbar;
         pevent *w = add_event(s, EV_BW, in);

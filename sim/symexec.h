@@ -31,7 +31,9 @@ typedef struct {
     int partner;         /* RMW: index of the other half in this path, or -1 */
     uint64_t addr, data, ctrl;   /* reads this event depends on, by kind */
     bool implicit, await_hang;
-    int bar;             /* BA/BW: which barrier of the thread */
+    int bar;             /* BA/BW: which barrier of the thread (per name, for named barriers) */
+    bool bar_named;      /* BA/BW: a named barrier, matched across threads by bar_key */
+    int64_t bar_key;
     const inst *src;
 } pevent;
 

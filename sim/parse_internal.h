@@ -1,0 +1,59 @@
+/* What the parts of the .lit parser share: the parser state and the token,
+ * name and expression helpers.  parse.c holds expressions and statements,
+ * parse_decl.c the declarations, parse_cond.c the final condition. */
+#ifndef MEMSIM_PARSE_INTERNAL_H
+#define MEMSIM_PARSE_INTERNAL_H
+
+#include "lex.h"
+#include "parse.h"
+
+enum { MAX_GPUS = 64, MAX_INDEX = 1 << 20 };
+
+typedef struct {
+    lexer lx;
+    diag *d;
+    token tok;
+    token ahead;
+    bool have_ahead;
+    test *t;
+    thread *th;   /* thread being parsed */
+    int kernel_capacity, loc_capacity, thread_capacity, expect_capacity;
+} parser;
+
+
+#define ERR_AT(tk, ...) diag_error(p->d, (tk).line, (tk).col, __VA_ARGS__)
+#define ERR(...) ERR_AT(p->tok, __VA_ARGS__)
+
+bool failed(parser *p);
+void advance(parser *p);
+token *peek(parser *p);
+srcpos here(parser *p);
+char *tok_str(const token *t);
+void describe(const token *t, char *buf, size_t n);
+bool expect_tok(parser *p, tokkind_t k, const char *what);
+bool accept(parser *p, tokkind_t k);
+int find_loc(const test *t, const char *s, int len);
+int find_thread(const test *t, const char *s, int len);
+int find_kernel(const test *t, const char *s, int len);
+int find_reg(const thread *th, const char *s, int len);
+bool is_reserved(const token *t);
+bool plain_ident(const token *t);
+void grow(void **v, int n, int *cap, size_t size);
+
+expr *parse_expr(parser *p);
+bool parse_memref(parser *p, memref *m);
+bool check_value_fits(parser *p, const location *L, expr *e);
+int def_reg(parser *p, const token *tk);
+bool parse_block(parser *p, block *b);
+
+bool parse_gpu_word(parser *p, const token *tk, const char *s, int len, int *gpu);
+bool parse_memory(parser *p);
+bool parse_kernel(parser *p);
+bool parse_thread(parser *p);
+bool finish(parser *p);
+
+cond *parse_cond_or(parser *p);
+bool parse_condition(parser *p, quant_t q);
+bool parse_expect(parser *p);
+
+#endif
