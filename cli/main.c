@@ -21,6 +21,9 @@ typedef struct {
     const char *dot, *svg, *png;
     char **files;
     int nfiles, capfiles;
+    const char *define_names[64];
+    int64_t define_values[64];
+    lit_options lit;
 } options;
 
 static void usage(FILE *f)
@@ -39,6 +42,7 @@ static void usage(FILE *f)
             "  --svg FILE        ... rendered to SVG (needs Graphviz's dot)\n"
             "  --png FILE        ... rendered to PNG (needs Graphviz's dot)\n"
             "  -q, --quiet       print only the summary line per test\n"
+            "  -D NAME=VALUE     override `const NAME` (ranks, blocks, threads, tiles...)\n"
             "  --list-models     describe the models\n"
             "  --version, -h, --help\n"
             "\n"
@@ -215,6 +219,17 @@ int main(int argc, char **argv)
             } else {
                 o.png = v;
             }
+        } else if (strncmp(a, "-D", 2) == 0) {
+            const char *def = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : "");
+            const char *eq = strchr(def, '=');
+            char *end = NULL;
+            long long v = eq ? strtoll(eq + 1, &end, 0) : 0;
+            if (!eq || eq == def || !end || *end || o.lit.ndefines == 64) {
+                fprintf(stderr, "memsim: error: -D needs NAME=INTEGER, as in -D RANKS=4\n");
+                return EXIT_BAD_INPUT;
+            }
+            o.define_names[o.lit.ndefines] = strndup(def, (size_t)(eq - def));
+            o.define_values[o.lit.ndefines++] = v;
         } else if (strncmp(a, "--model=", 8) == 0) {
             if (parse_models(&o, a + 8) != 0)
                 return EXIT_BAD_INPUT;
@@ -240,7 +255,9 @@ int main(int argc, char **argv)
     cJSON *all = o.json ? cJSON_CreateArray() : NULL;
     for (int f = 0; f < o.nfiles; f++) {
         diag d = {0};
-        test *t = lit_parse_file(o.files[f], &d);
+        o.lit.define_names = o.define_names;
+        o.lit.define_values = o.define_values;
+        test *t = lit_parse_file_opts(o.files[f], &d, &o.lit);
         if (!t) {
             fputs(d.msg ? d.msg : "memsim: error: cannot parse\n", stderr);
             diag_free(&d);

@@ -20,7 +20,9 @@ typedef struct {
     bool implicit;       /* the fence.sc that PTX puts before a seq_cst access */
     bool await_hang;     /* the read of an await that never succeeds */
     int gpu, wg, wave, kernel;
-    int bar;             /* barrier instance within its workgroup */
+    int bar;             /* barrier instance within its workgroup (per name, for named barriers) */
+    bool bar_named;      /* a named barrier (bar.sync N, cbar N): matched by bar_key */
+    int64_t bar_key;     /* the named barrier's identity */
     const inst *src;     /* the instruction, for messages (NULL for IW) */
 } event;
 

@@ -438,6 +438,11 @@ static int build_combination(explorer *e)
             e->error = p->error;
             e->error_thread = th;
         }
+        if (p->warn_at && !e->error_at) {
+            e->error_at = p->warn_at;
+            e->error = p->warn;
+            e->error_thread = th;
+        }
     }
     /* Barriers: a thread that reaches more barriers than a workgroup peer
      * waits forever at the first one the peer never reaches. */

@@ -229,6 +229,8 @@ typedef struct {
     int nexpects;
     int (*ssw)[2];       /* Vulkan system-synchronizes-with: thread pairs (import/) */
     int nssw;
+    symheap heap;
+    char *target;        /* target profile (mi200, mi300, h100...), or NULL */
 } test;
 
 /* Names and helpers shared by every front and back end. */

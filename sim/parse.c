@@ -112,7 +112,8 @@ int find_reg(const thread *th, const char *s, int len)
 
 static const char *const reserved[] = {
     "test", "memory", "thread", "kernel", "in", "after", "if", "else", "await", "barrier", "exists",
-    "forall", "expect", "true", "false", "ld", "st", "atom", "fence", NULL};
+    "forall", "expect", "true", "false", "ld", "st", "atom", "fence", "for", "step", "const", "heap", "host",
+    "launch", "sync", "fill", "target", "translate", NULL};
 
 bool is_reserved(const token *t)
 {
@@ -162,6 +163,10 @@ static bool parse_rmw_word(const char *w, rmwop_t *r)
             *r = (rmwop_t)i;
             return true;
         }
+    if (strcmp(w, "fadd") == 0) {
+        *r = RMW_FADD;
+        return true;
+    }
     if (strcmp(w, "xchg") == 0) {
         *r = RMW_EXCH;
         return true;
@@ -172,7 +177,8 @@ static bool parse_rmw_word(const char *w, rmwop_t *r)
 static bool parse_cache_word(const char *w, cache_t *c)
 {
     static const struct { const char *w; cache_t c; } tab[] = {
-        {"wt", CACHE_WT}, {"cv", CACHE_CV}, {"cg", CACHE_CG}, {"ca", CACHE_CA}, {"cs", CACHE_CS}};
+        {"wt", CACHE_WT}, {"cv", CACHE_CV}, {"cg", CACHE_CG}, {"ca", CACHE_CA}, {"cs", CACHE_CS},
+        {"wb", CACHE_WB}, {"volatile", CACHE_VOLATILE}};
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
         if (strcmp(w, tab[i].w) == 0) {
             *c = tab[i].c;
@@ -183,8 +189,8 @@ static bool parse_cache_word(const char *w, cache_t *c)
 
 typedef struct {
     char head[16];
-    bool has_order, has_scope, has_rmw;
-    order_t ord;
+    bool has_order, has_scope, has_rmw, has_fail, unsafe;
+    order_t ord, fail_ord;
     scope_t scope;
     rmwop_t rmw;
     cache_t cache;
@@ -218,7 +224,15 @@ static bool parse_opcode(parser *p, const token *tk, opcode *op)
             rmwop_t r;
             cache_t c;
             bool dup = false;
-            if (parse_order_word(w, &o)) {
+            if (strncmp(w, "fail_", 5) == 0 && parse_order_word(w + 5, &o) && o != ORD_PLAIN && o != ORD_RELEASE &&
+                o != ORD_ACQ_REL) {
+                dup = op->has_fail;
+                op->has_fail = true;
+                op->fail_ord = o;
+            } else if (strcmp(w, "unsafe") == 0) {
+                dup = op->unsafe;
+                op->unsafe = true;
+            } else if (parse_order_word(w, &o)) {
                 dup = op->has_order;
                 op->has_order = true;
                 op->ord = o;
@@ -278,8 +292,27 @@ static expr *parse_primary(parser *p)
         advance(p);
         return expr_const((int64_t)bits, pos);
     }
+    if (tok_is(&p->tok, "translate")) {
+        advance(p);
+        expr *e = calloc(1, sizeof *e);
+        e->kind = EX_TRANSLATE;
+        e->pos = pos;
+        if (!expect_tok(p, T_LPAREN, "after translate") || !(e->a = parse_expr(p)) ||
+            !expect_tok(p, T_COMMA, "after the pointer") || !(e->b = parse_expr(p)) ||
+            !expect_tok(p, T_COMMA, "after the rank it is from") || !(e->c = parse_expr(p)) ||
+            !expect_tok(p, T_RPAREN, "to close translate(ptr, from, to)")) {
+            expr_free(e);
+            return NULL;
+        }
+        return e;
+    }
     if (p->tok.kind == T_IDENT && !is_reserved(&p->tok)) {
         token tk = p->tok;
+        int k = find_const(p, tk.start, tk.len);
+        if (k >= 0 && !(p->th && find_reg(p->th, tk.start, tk.len) >= 0)) {
+            advance(p);
+            return expr_const(p->const_values[k], pos);
+        }
         int r = use_reg(p, &tk);
         advance(p);
         return r < 0 ? NULL : expr_reg(r, pos);
@@ -308,7 +341,29 @@ static expr *parse_unary(parser *p)
         k = EX_NOT;
     else if (p->tok.kind == T_TILDE)
         k = EX_BNOT;
-    else
+    else if (p->tok.kind == T_AMP) {
+        /* &var[index]: an address in the thread's own symmetric heap. */
+        advance(p);
+        int v = p->tok.kind == T_IDENT ? find_symvar(p->t, p->tok.start, p->tok.len) : -1;
+        if (v < 0) {
+            ERR("'&' takes a variable of the symmetric heap");
+            return NULL;
+        }
+        advance(p);
+        expr *e = calloc(1, sizeof *e);
+        e->kind = EX_ADDR;
+        e->symvar = v;
+        e->rank = -1;
+        e->pos = pos;
+        if (accept(p, T_LBRACK)) {
+            e->a = parse_expr(p);
+            if (!e->a || !expect_tok(p, T_RBRACK, "after the index")) {
+                expr_free(e);
+                return NULL;
+            }
+        }
+        return e;
+    } else
         return parse_primary(p);
     advance(p);
     expr *a = parse_unary(p);
@@ -373,12 +428,58 @@ static expr *parse_binary(parser *p, int min_prec, bool stop_at_eq)
     return a;
 }
 
-expr *parse_expr(parser *p) { return parse_binary(p, 1, false); }
+expr *parse_expr(parser *p) { return parse_binary(p, 1, p->stop_at_eq); }
 
 /* ---- memory operands -------------------------------------------------- */
 
 bool parse_memref(parser *p, memref *m)
 {
+    m->symvar = -1;
+    m->peer = m->ptr = m->index = NULL;
+    if (accept(p, T_LBRACK)) {
+        /* [ptr]: an address computed by the program (&var, translate). */
+        m->loc = -1;
+        m->ptr = parse_expr(p);
+        return m->ptr && expect_tok(p, T_RBRACK, "after the pointer");
+    }
+    if (p->tok.kind == T_IDENT && find_symvar(p->t, p->tok.start, p->tok.len) >= 0) {
+        const symvar *V = &p->t->heap.vars[find_symvar(p->t, p->tok.start, p->tok.len)];
+        m->symvar = (int)(V - p->t->heap.vars);
+        m->loc = -1;
+        advance(p);
+        if (accept(p, T_AT)) {
+            /* var@peer: Iris's translate of &var from this rank to peer. */
+            if (p->tok.kind == T_LPAREN) {
+                advance(p);
+                m->peer = parse_expr(p);
+                if (!m->peer || !expect_tok(p, T_RPAREN, "after the rank"))
+                    return false;
+            } else if (p->tok.kind == T_INT || p->tok.kind == T_IDENT) {
+                token tk = p->tok;
+                expr *e = parse_primary(p);
+                if (!e)
+                    return false;
+                (void)tk;
+                m->peer = e;
+            } else {
+                ERR("expected a rank after '@' (a number, a register or (expression))");
+                return false;
+            }
+        }
+        if (p->tok.kind == T_LBRACK) {
+            advance(p);
+            token at = p->tok;
+            m->index = parse_expr(p);
+            if (!m->index || !expect_tok(p, T_RBRACK, "after the index"))
+                return false;
+            if (m->index->kind == EX_CONST && (m->index->value < 0 || m->index->value >= V->len)) {
+                ERR_AT(at, "index %" PRId64 " is out of range for '%s' (%d element%s)", m->index->value, V->name, V->len,
+                       V->len == 1 ? "" : "s");
+                return false;
+            }
+        }
+        return true;
+    }
     if (p->tok.kind != T_IDENT || !plain_ident(&p->tok)) {
         char got[64];
         describe(&p->tok, got, sizeof got);
@@ -477,6 +578,44 @@ static bool check_access_order(parser *p, const token *tk, const opcode *op, boo
 }
 
 /* dst = ld... | st... | atom... ; fills *in for memory instructions. */
+/* The type and name of what a memory operand names; false for [ptr], whose
+ * target is only known when the thread runs. */
+static bool memref_type(const parser *p, const memref *m, vtype_t *ty, const char **name)
+{
+    if (m->loc >= 0) {
+        *ty = p->t->locs[m->loc].type;
+        *name = p->t->locs[m->loc].name;
+        return true;
+    }
+    if (m->symvar >= 0) {
+        *ty = p->t->heap.vars[m->symvar].type;
+        *name = p->t->heap.vars[m->symvar].name;
+        return true;
+    }
+    return false;
+}
+
+static bool value_fits(parser *p, const memref *m, expr *e)
+{
+    vtype_t ty;
+    const char *name;
+    if (!memref_type(p, m, &ty, &name))
+        return true;
+    location L = {.name = (char *)name, .type = ty};
+    return check_value_fits(p, &L, e);
+}
+
+/* An integer constant added to an f32 location means that float. */
+static void float_operand(expr *e)
+{
+    if (e && e->kind == EX_CONST && e->value >= -16777216 && e->value <= 16777216) {
+        float f = (float)e->value;
+        uint32_t bits;
+        memcpy(&bits, &f, sizeof bits);
+        e->value = bits;
+    }
+}
+
 static bool parse_memory_inst(parser *p, inst *in, int dst, bool in_await)
 {
     token tk = p->tok;
@@ -487,7 +626,16 @@ static bool parse_memory_inst(parser *p, inst *in, int dst, bool in_await)
     in->dst = dst;
     in->cache = op.cache;
     advance(p);
-    if (strcmp(op.head, "ld") == 0) {
+    bool is_ld = strcmp(op.head, "ld") == 0, is_st = strcmp(op.head, "st") == 0, is_atom = strcmp(op.head, "atom") == 0;
+    if (op.has_fail && !(is_atom && op.has_rmw && op.rmw == RMW_CAS)) {
+        ERR_AT(tk, "a failure order (fail_...) belongs on atom.cas only");
+        return false;
+    }
+    if (op.unsafe && !(is_atom && op.has_rmw && op.rmw == RMW_FADD)) {
+        ERR_AT(tk, ".unsafe belongs on atom.fadd only (a hardware floating-point atomic)");
+        return false;
+    }
+    if (is_ld) {
         if (!check_access_order(p, &tk, &op, true, false))
             return false;
         in->kind = I_LD;
@@ -495,7 +643,7 @@ static bool parse_memory_inst(parser *p, inst *in, int dst, bool in_await)
         in->scope = op.has_order && in->ord != ORD_PLAIN ? (op.has_scope ? op.scope : SCOPE_SYS) : SCOPE_NONE;
         return parse_memref(p, &in->mem);
     }
-    if (strcmp(op.head, "st") == 0) {
+    if (is_st) {
         if (dst >= 0 || in_await) {
             ERR_AT(tk, "a store produces no value");
             return false;
@@ -508,16 +656,18 @@ static bool parse_memory_inst(parser *p, inst *in, int dst, bool in_await)
         if (!parse_memref(p, &in->mem) || !expect_tok(p, T_COMMA, "between the location and the value"))
             return false;
         in->val = parse_expr(p);
-        return in->val && check_value_fits(p, &p->t->locs[in->mem.loc], in->val);
+        return in->val && value_fits(p, &in->mem, in->val);
     }
-    if (strcmp(op.head, "atom") == 0) {
+    if (is_atom) {
         if (!op.has_rmw) {
-            ERR_AT(tk, "atom needs an operation: add sub exch and or xor min max cas");
+            ERR_AT(tk, "atom needs an operation: add sub exch and or xor min max cas fadd");
             return false;
         }
         in->kind = I_RMW;
         in->rmw = op.rmw;
         in->ord = op.has_order ? op.ord : ORD_RELAXED;
+        in->fail_ord = op.has_fail ? op.fail_ord : ORD_RELAXED;
+        in->unsafe = op.unsafe;
         if (in->ord == ORD_PLAIN) {
             ERR_AT(tk, "an atomic cannot be weak");
             return false;
@@ -525,21 +675,31 @@ static bool parse_memory_inst(parser *p, inst *in, int dst, bool in_await)
         in->scope = op.has_scope ? op.scope : SCOPE_SYS;
         if (!parse_memref(p, &in->mem) || !expect_tok(p, T_COMMA, "between the location and the operand"))
             return false;
-        const location *L = &p->t->locs[in->mem.loc];
-        if (L->type == TY_F32) {
-            ERR_AT(tk, "integer atomics on f32 location '%s' are not supported", L->name);
-            return false;
+        vtype_t ty;
+        const char *name;
+        if (memref_type(p, &in->mem, &ty, &name)) {
+            if (ty == TY_F32 && op.rmw != RMW_FADD && op.rmw != RMW_EXCH && op.rmw != RMW_CAS) {
+                ERR_AT(tk, "type mismatch: '%s' is f32; use atom.fadd (integer atom.%s needs an integer type)", name,
+                       rmw_name(op.rmw));
+                return false;
+            }
+            if (ty != TY_F32 && op.rmw == RMW_FADD) {
+                ERR_AT(tk, "type mismatch: atom.fadd needs an f32 location, and '%s' is %s", name, vtype_name(ty));
+                return false;
+            }
         }
         in->val = parse_expr(p);
         if (!in->val)
             return false;
+        if (op.rmw == RMW_FADD)
+            float_operand(in->val);
         if (op.rmw == RMW_CAS) {
             if (!expect_tok(p, T_COMMA, "between the expected and the desired value of cas"))
                 return false;
             in->val2 = parse_expr(p);
             if (!in->val2)
                 return false;
-            return check_value_fits(p, L, in->val2);
+            return value_fits(p, &in->mem, in->val2);
         }
         return true;
     }
@@ -562,7 +722,10 @@ static bool parse_await(parser *p, inst *in, int dst)
         ERR_AT(tk, "await takes a load or an atomic, not '%s'", op.head);
         return false;
     }
-    if (!parse_memory_inst(p, in, dst, true))
+    p->stop_at_eq = true;
+    bool ok = parse_memory_inst(p, in, dst, true);
+    p->stop_at_eq = false;
+    if (!ok)
         return false;
     in->await_rmw = in->kind == I_RMW;
     in->kind = I_AWAIT;
@@ -574,7 +737,7 @@ static bool parse_await(parser *p, inst *in, int dst)
         ERR("expected '==' or '!=' and the awaited value");
         return false;
     }
-    expr *want = parse_expr(p);
+    expr *want = parse_binary(p, 7, false);
     if (!want)
         return false;
     if (in->await_rmw && in->rmw != RMW_CAS) {
@@ -599,7 +762,32 @@ static bool parse_stmt(parser *p, block *b)
         ERR("expected an instruction, found %s", got);
         return false;
     }
-    if (tok_is(&tk, "if")) {
+    if (tok_is(&tk, "for")) {
+        /* for i in A..B [step S] { body }: bounds known when the thread runs. */
+        advance(p);
+        token var = p->tok;
+        in.kind = I_FOR;
+        in.dst = def_reg(p, &var);
+        if (in.dst < 0)
+            return false;
+        advance(p);
+        if (!tok_is(&p->tok, "in")) {
+            ERR("expected 'in' after the loop variable, as in: for i in 0..4 { ... }");
+            return false;
+        }
+        advance(p);
+        in.val = parse_expr(p);
+        if (in.val && expect_tok(p, T_DOTDOT, "between the loop bounds (for i in 0..N)"))
+            in.val2 = parse_expr(p);
+        if (in.val2 && tok_is(&p->tok, "step")) {
+            advance(p);
+            in.want = parse_expr(p);
+            ok = in.want != NULL;
+        } else {
+            ok = in.val2 != NULL;
+        }
+        ok = ok && parse_block(p, &in.body);
+    } else if (tok_is(&tk, "if")) {
         advance(p);
         in.kind = I_IF;
         in.val = parse_expr(p);
@@ -691,9 +879,12 @@ bool parse_block(parser *p, block *b)
 
 /* ---- declarations ------------------------------------------------------ */
 
-test *lit_parse(const char *file, const char *text, diag *d)
+test *lit_parse(const char *file, const char *text, diag *d) { return lit_parse_opts(file, text, d, NULL); }
+
+test *lit_parse_opts(const char *file, const char *text, diag *d, const lit_options *o)
 {
     parser P = {0}, *p = &P;
+    p->opts = o;
     d->file = file;
     d->source = text;
     p->d = d;
@@ -728,6 +919,32 @@ test *lit_parse(const char *file, const char *text, diag *d)
             parse_memory(p);
         } else if (tok_is(&tk, "kernel")) {
             parse_kernel(p);
+        } else if (tok_is(&tk, "const")) {
+            parse_const(p);
+        } else if (tok_is(&tk, "heap")) {
+            if (p->t->nthreads) {
+                ERR("the heap block must come before the threads");
+                break;
+            }
+            parse_heap(p);
+        } else if (tok_is(&tk, "host")) {
+            parse_host(p);
+        } else if (tok_is(&tk, "target")) {
+            advance(p);
+            if (p->tok.kind != T_IDENT || p->t->target) {
+                ERR(p->t->target ? "the target is already set" : "expected a target profile: mi200, mi300, h100 or h200");
+                break;
+            }
+            static const char *const targets[] = {"mi200", "mi300", "mi300x", "h100", "h200", NULL};
+            bool known = false;
+            for (int i = 0; targets[i]; i++)
+                known = known || tok_is(&p->tok, targets[i]);
+            if (!known) {
+                ERR("unknown target '%.*s' (mi200, mi300, mi300x, h100, h200)", p->tok.len, p->tok.start);
+                break;
+            }
+            p->t->target = tok_str(&p->tok);
+            advance(p);
         } else if (tok_is(&tk, "thread")) {
             parse_thread(p);
         } else if (tok_is(&tk, "exists")) {
@@ -746,11 +963,16 @@ test *lit_parse(const char *file, const char *text, diag *d)
         } else {
             char got[64];
             describe(&tk, got, sizeof got);
-            ERR("expected test, memory, kernel, thread, exists, forall or expect, found %s", got);
+            ERR("expected test, memory, heap, const, kernel, thread, host, target, exists, forall or expect, found %s",
+                got);
         }
     }
     if (!failed(p))
         finish(p);
+    for (int i = 0; i < p->nconsts; i++)
+        free(p->const_names[i]);
+    free(p->const_names);
+    free(p->const_values);
     if (failed(p)) {
         test_free(p->t);
         return NULL;
@@ -758,7 +980,9 @@ test *lit_parse(const char *file, const char *text, diag *d)
     return p->t;
 }
 
-test *lit_parse_file(const char *path, diag *d)
+test *lit_parse_file(const char *path, diag *d) { return lit_parse_file_opts(path, d, NULL); }
+
+test *lit_parse_file_opts(const char *path, diag *d, const lit_options *o)
 {
     d->file = path;
     d->source = "";
@@ -790,7 +1014,7 @@ test *lit_parse_file(const char *path, diag *d)
         diag_error(d, 1, 1, "the file contains a NUL byte: not a .lit text file");
         return NULL;
     }
-    test *t = lit_parse(path, buf, d);
+    test *t = lit_parse_opts(path, buf, d, o);
     free(buf);
     d->source = NULL;
     return t;

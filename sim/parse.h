@@ -4,12 +4,21 @@
 #include "diag.h"
 #include "ir.h"
 
+/* Settings from the command line: -D NAME=VALUE overrides `const NAME`. */
+typedef struct {
+    const char **define_names;
+    const int64_t *define_values;
+    int ndefines;
+} lit_options;
+
 /* Parses .lit text.  On error returns NULL and leaves the first error,
  * formatted as file:line:col: error: ..., in d->msg. */
 test *lit_parse(const char *file, const char *text, diag *d);
+test *lit_parse_opts(const char *file, const char *text, diag *d, const lit_options *o);
 
 /* Reads and parses a file; I/O errors are reported through d too. */
 test *lit_parse_file(const char *path, diag *d);
+test *lit_parse_file_opts(const char *path, diag *d, const lit_options *o);
 
 /* Models the language knows by name (for `expect MODEL: ...`). */
 extern const char *const lit_model_names[];

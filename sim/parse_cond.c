@@ -16,17 +16,63 @@ static bool parse_operand(parser *p, operand *o)
         neg = true;
         advance(p);
     }
-    if ((p->tok.kind == T_INT || p->tok.kind == T_IDENT) && peek(p)->kind == T_COLON && !neg) {
-        int th = -1;
-        if (p->tok.kind == T_INT)
-            th = p->tok.ival < t->nthreads ? (int)p->tok.ival : -1;
-        else
-            th = find_thread(t, p->tok.start, p->tok.len);
-        if (th < 0) {
-            ERR("unknown thread '%.*s'", p->tok.len, p->tok.start);
+    /* A named constant (or a bound index of all/any) is its value. */
+    if (p->tok.kind == T_IDENT && find_const(p, p->tok.start, p->tok.len) >= 0 && peek(p)->kind != T_COLON) {
+        int64_t v = p->const_values[find_const(p, p->tok.start, p->tok.len)];
+        o->kind = OPND_CONST;
+        o->value = neg ? -v : v;
+        advance(p);
+        return true;
+    }
+    /* THREAD:REG, where THREAD is P1, a herd index 1, an instance such as
+     * producer[0,1] or one launch of it, producer[0,1]@2. */
+    if (!neg && ((p->tok.kind == T_INT && peek(p)->kind == T_COLON) ||
+                 (p->tok.kind == T_IDENT && find_loc(t, p->tok.start, p->tok.len) < 0 &&
+                  find_symvar(t, p->tok.start, p->tok.len) < 0 && !tok_is(&p->tok, "true") && !tok_is(&p->tok, "false")))) {
+        token first = p->tok;
+        char name[256];
+        int at = snprintf(name, sizeof name, "%.*s", first.len > 200 ? 200 : first.len, first.start);
+        bool herd_index = first.kind == T_INT;
+        advance(p);
+        if (!herd_index && p->tok.kind == T_LBRACK) {
+            advance(p);
+            at += snprintf(name + at, sizeof name - (size_t)at, "[");
+            for (;;) {
+                if (p->tok.kind != T_INT) {
+                    ERR("expected an index of the thread, as in producer[0,1]:r0");
+                    return false;
+                }
+                at += snprintf(name + at, sizeof name - (size_t)at, "%lld", (long long)p->tok.ival);
+                advance(p);
+                if (!accept(p, T_COMMA))
+                    break;
+                at += snprintf(name + at, sizeof name - (size_t)at, ",");
+            }
+            if (!expect_tok(p, T_RBRACK, "after the thread's indices"))
+                return false;
+            at += snprintf(name + at, sizeof name - (size_t)at, "]");
+        }
+        if (!herd_index && p->tok.kind == T_AT) {
+            advance(p);
+            if (p->tok.kind != T_INT) {
+                ERR("expected the launch number after '@', as in P0@2:r0");
+                return false;
+            }
+            snprintf(name + at, sizeof name - (size_t)at, "@%lld", (long long)p->tok.ival);
+            advance(p);
+        }
+        if (p->tok.kind != T_COLON) {
+            diag_error(p->d, first.line, first.col,
+                       herd_index ? "expected ':' and a register after the thread index"
+                                  : "unknown location '%s' in the condition (write THREAD:REG for a register)",
+                       name);
             return false;
         }
-        advance(p);
+        int th = herd_index ? (first.ival < t->nthreads ? (int)first.ival : -1) : find_thread(t, name, (int)strlen(name));
+        if (th < 0) {
+            diag_error(p->d, first.line, first.col, "unknown thread '%s'", name);
+            return false;
+        }
         advance(p);
         int r = p->tok.kind == T_IDENT ? find_reg(&t->threads[th], p->tok.start, p->tok.len) : -1;
         if (r < 0) {
@@ -37,6 +83,38 @@ static bool parse_operand(parser *p, operand *o)
         o->thread = th;
         o->reg = r;
         advance(p);
+        return true;
+    }
+    /* A heap variable names one rank's copy: data@1[2]. */
+    if (!neg && p->tok.kind == T_IDENT && find_symvar(t, p->tok.start, p->tok.len) >= 0) {
+        const symvar *V = &t->heap.vars[find_symvar(t, p->tok.start, p->tok.len)];
+        advance(p);
+        if (!accept(p, T_AT) || p->tok.kind != T_INT || p->tok.ival >= t->heap.ranks) {
+            ERR("'%s' is a heap variable: name a rank's copy, as in %s@0 (ranks 0 to %d)", V->name, V->name,
+                t->heap.ranks - 1);
+            return false;
+        }
+        const location *L = &t->locs[V->loc[p->tok.ival]];
+        advance(p);
+        int idx = 0;
+        if (accept(p, T_LBRACK)) {
+            token at = p->tok;
+            expr *e = parse_expr(p);
+            int64_t v = -1;
+            bool ok = e && const_eval(p, e, NULL, &v);
+            expr_free(e);
+            if (!ok)
+                return false;
+            if (v < 0 || v >= V->len) {
+                ERR_AT(at, "index %lld is out of range for '%s' (%d elements)", (long long)v, V->name, V->len);
+                return false;
+            }
+            idx = (int)v;
+            if (!expect_tok(p, T_RBRACK, "after the index"))
+                return false;
+        }
+        o->kind = OPND_MEM;
+        o->cell = L->first_cell + idx;
         return true;
     }
     if (p->tok.kind == T_INT) {
@@ -63,17 +141,19 @@ static bool parse_operand(parser *p, operand *o)
         advance(p);
         int idx = 0;
         if (accept(p, T_LBRACK)) {
-            if (p->tok.kind != T_INT) {
-                ERR("expected a constant index");
+            token at = p->tok;
+            expr *e = parse_expr(p);
+            int64_t v = -1;
+            bool ok = e && const_eval(p, e, NULL, &v);
+            expr_free(e);
+            if (!ok)
+                return false;
+            if (v < 0 || v >= t->locs[l].len) {
+                ERR_AT(at, "index %lld is out of range for '%s' (%d elements)", (long long)v, t->locs[l].name,
+                       t->locs[l].len);
                 return false;
             }
-            if (p->tok.ival >= t->locs[l].len) {
-                ERR("index %" PRId64 " is out of range for '%s' (%d elements)", p->tok.ival, t->locs[l].name,
-                    t->locs[l].len);
-                return false;
-            }
-            idx = (int)p->tok.ival;
-            advance(p);
+            idx = (int)v;
             if (!expect_tok(p, T_RBRACK, "after the index"))
                 return false;
         }
@@ -101,8 +181,79 @@ static void coerce_float_const(const test *t, operand *c, const operand *other)
     }
 }
 
+/* all i in A..B: ATOM  is the conjunction of ATOM for every i, any ... the
+ * disjunction; i is a constant while ATOM is read, so the atom is re-read
+ * once per value. */
+static cond *parse_cond_atom(parser *p);
+
+static cond *parse_cond_range(parser *p, bool all)
+{
+    srcpos pos = here(p);
+    advance(p);
+    token var = p->tok;
+    if (!plain_ident(&var) || is_reserved(&var) || find_const(p, var.start, var.len) >= 0) {
+        ERR("expected a new index name, as in: all i in 0..4: out[i] == 1");
+        return NULL;
+    }
+    advance(p);
+    if (!tok_is(&p->tok, "in")) {
+        ERR("expected 'in' after the index name");
+        return NULL;
+    }
+    advance(p);
+    expr *lo_e = parse_expr(p), *hi_e = NULL;
+    int64_t lo = 0, hi = 0;
+    bool ok = lo_e && const_eval(p, lo_e, NULL, &lo) && expect_tok(p, T_DOTDOT, "between the bounds") &&
+              (hi_e = parse_expr(p)) && const_eval(p, hi_e, NULL, &hi) && expect_tok(p, T_COLON, "before the condition");
+    expr_free(lo_e);
+    expr_free(hi_e);
+    if (!ok)
+        return NULL;
+    if (hi <= lo || hi - lo > 4096) {
+        diag_error(p->d, pos.line, pos.col, "the range %lld..%lld must hold 1 to 4096 values", (long long)lo, (long long)hi);
+        return NULL;
+    }
+    lexer saved_lx = p->lx;
+    token saved_tok = p->tok, saved_ahead = p->ahead;
+    bool saved_have = p->have_ahead;
+    p->const_names = realloc(p->const_names, (size_t)(p->nconsts + 1) * sizeof *p->const_names);
+    p->const_values = realloc(p->const_values, (size_t)(p->nconsts + 1) * sizeof *p->const_values);
+    p->const_names[p->nconsts] = tok_str(&var);
+    p->nconsts++;
+    cond *acc = NULL;
+    for (int64_t v = lo; v < hi && !failed(p); v++) {
+        p->lx = saved_lx;
+        p->tok = saved_tok;
+        p->ahead = saved_ahead;
+        p->have_ahead = saved_have;
+        p->const_values[p->nconsts - 1] = v;
+        cond *one = parse_cond_atom(p);
+        if (!one)
+            break;
+        if (!acc) {
+            acc = one;
+            continue;
+        }
+        cond *both = calloc(1, sizeof *both);
+        both->kind = all ? C_AND : C_OR;
+        both->a = acc;
+        both->b = one;
+        both->pos = pos;
+        acc = both;
+    }
+    p->nconsts--;
+    free(p->const_names[p->nconsts]);
+    if (failed(p)) {
+        cond_free(acc);
+        return NULL;
+    }
+    return acc;
+}
+
 static cond *parse_cond_atom(parser *p)
 {
+    if (tok_is(&p->tok, "all") || tok_is(&p->tok, "any"))
+        return parse_cond_range(p, tok_is(&p->tok, "all"));
     cond *c = calloc(1, sizeof *c);
     c->pos = here(p);
     if (p->tok.kind == T_BANG || p->tok.kind == T_TILDE) {

@@ -18,6 +18,12 @@ typedef struct {
     test *t;
     thread *th;   /* thread being parsed */
     int kernel_capacity, loc_capacity, thread_capacity, expect_capacity;
+    /* named constants: `const N = 4`, overridable with -D N=8 */
+    char **const_names;
+    int64_t *const_values;
+    int nconsts;
+    const lit_options *opts;
+    bool stop_at_eq;   /* inside await: == and != end an operand */
 } parser;
 
 
@@ -45,9 +51,17 @@ bool parse_memref(parser *p, memref *m);
 bool check_value_fits(parser *p, const location *L, expr *e);
 int def_reg(parser *p, const token *tk);
 bool parse_block(parser *p, block *b);
+int find_const(const parser *p, const char *s, int len);
+int find_symvar(const test *t, const char *s, int len);
+/* Evaluates a constant expression; regs gives values for registers (or NULL). */
+bool const_eval(parser *p, const expr *e, const int64_t *regs, int64_t *out);
+bool parse_const(parser *p);
+bool parse_heap(parser *p);
+bool parse_host(parser *p);
 
 bool parse_gpu_word(parser *p, const token *tk, const char *s, int len, int *gpu);
 bool parse_memory(parser *p);
+bool parse_location(parser *p);
 bool parse_kernel(parser *p);
 bool parse_thread(parser *p);
 bool finish(parser *p);

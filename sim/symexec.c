@@ -1,14 +1,18 @@
 #include "symexec.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_DEPTH = 64 };
+enum { MAX_DEPTH = 64, MAX_LOOP_ITERATIONS = 100000 };
 
 typedef struct {
     const block *b;
     int i;
+    const inst *loop;    /* a for loop's body frame: the loop, its counter and bound */
+    int64_t cur, to, step;
+    long iterations;
 } frame;
 
 typedef struct {
@@ -23,6 +27,9 @@ typedef struct {
     int nreads, nbar;
     int forced_index;    /* element chosen by a fork on a symbolic index, or -1 */
     bool done;           /* the path ended inside the current instruction */
+    char *expr_error;    /* a run-time error met while evaluating (translate) */
+    char *warn;          /* the first problem the path went on after */
+    const inst *warn_at;
 } pstate;
 
 typedef struct {
@@ -154,10 +161,74 @@ static bool is_const(sx *x, int k) { return x->out->pool[k].kind == S_CONST; }
 static int64_t const_of(sx *x, int k) { return x->out->pool[k].value; }
 static uint64_t deps_of(sx *x, int k) { return x->out->pool[k].deps; }
 
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, f);
+    vsnprintf(buf, sizeof buf, f, ap);
+    va_end(ap);
+    return strdup(buf);
+}
+
+static void set_expr_error(pstate *s, char *msg)
+{
+    if (s->expr_error)
+        free(msg);
+    else
+        s->expr_error = msg;
+}
+
+static int eval_expr(sx *x, pstate *s, const expr *e);
+
+/* A pointer or rank must be known when the thread runs. */
+static bool known(sx *x, pstate *s, const expr *e, const char *what, int64_t *out)
+{
+    int k = eval_expr(x, s, e);
+    if (x->out->pool[k].kind != S_CONST) {
+        set_expr_error(s, fmt("%s depends on a value read from memory; memsim needs it known when the thread runs", what));
+        return false;
+    }
+    *out = x->out->pool[k].value;
+    return true;
+}
+
 static int eval_expr(sx *x, pstate *s, const expr *e)
 {
+    const symheap *h = &x->t->heap;
     switch (e->kind) {
     case EX_CONST: return mk_const(x, e->value);
+    case EX_ADDR: {
+        int rank = x->th->gpu;
+        int64_t idx = 0;
+        if (rank >= h->ranks) {
+            set_expr_error(s, fmt("gpu%d has no symmetric heap (the heap has %d ranks)", rank, h->ranks));
+            return mk_const(x, 0);
+        }
+        if (e->a && !known(x, s, e->a, "the index of an address", &idx))
+            return mk_const(x, 0);
+        const symvar *V = &h->vars[e->symvar];
+        return mk_const(x, HEAP_BASE(rank) + h->offset[rank][e->symvar] + idx * (int64_t)vtype_size(V->type));
+    }
+    case EX_TRANSLATE: {
+        int64_t ptr, from, to;
+        if (!known(x, s, e->a, "the pointer given to translate", &ptr) || !known(x, s, e->b, "translate's rank", &from) ||
+            !known(x, s, e->c, "translate's rank", &to))
+            return mk_const(x, 0);
+        if (from < 0 || from >= h->ranks || to < 0 || to >= h->ranks) {
+            set_expr_error(s, fmt("translate from rank %lld to rank %lld: the heap has ranks 0 to %d", (long long)from,
+                                  (long long)to, h->ranks - 1));
+            return mk_const(x, 0);
+        }
+        if (ptr < HEAP_BASE(from) || ptr >= HEAP_BASE(from) + h->size) {
+            set_expr_error(s, fmt("translate: pointer 0x%llx is outside rank %lld's heap [0x%llx, 0x%llx)",
+                                  (unsigned long long)ptr, (long long)from, (unsigned long long)HEAP_BASE(from),
+                                  (unsigned long long)(HEAP_BASE(from) + h->size)));
+            return mk_const(x, 0);
+        }
+        return mk_const(x, HEAP_BASE(to) + (ptr - HEAP_BASE(from)));
+    }
     case EX_REG: return s->regs[e->reg];
     case EX_BIN: {
         int a = eval_expr(x, s, e->a);
@@ -194,6 +265,8 @@ static pstate *state_copy(sx *x, const pstate *o)
     s->cons = malloc((size_t)(o->conscap ? o->conscap : 1) * sizeof *s->cons);
     if (o->ncons)
         memcpy(s->cons, o->cons, (size_t)o->ncons * sizeof *s->cons);
+    s->expr_error = o->expr_error ? strdup(o->expr_error) : NULL;
+    s->warn = o->warn ? strdup(o->warn) : NULL;
     return s;
 }
 
@@ -204,6 +277,8 @@ static void state_free(pstate *s)
     free(s->regs);
     free(s->ev);
     free(s->cons);
+    free(s->expr_error);
+    free(s->warn);
     free(s);
 }
 
@@ -258,6 +333,9 @@ static void fail(sx *x, const inst *in, const char *fmt, const char *detail)
 
 static void finish_path(sx *x, pstate *s, bool hung, const inst *error_at, const char *error)
 {
+    if (s->expr_error && !error) {
+        error = s->expr_error;
+    }
     thread_paths *tp = x->out;
     if (tp->n == MAX_PATHS_PER_THREAD) {
         fail(x, error_at, "more than %s control-flow paths: the thread is too large to explore", "16384");
@@ -278,7 +356,10 @@ static void finish_path(sx *x, pstate *s, bool hung, const inst *error_at, const
     p->nbar = s->nbar;
     p->hung = hung;
     p->error_at = error_at;
-    p->error = error;
+    p->error = error ? strdup(error) : NULL;
+    p->warn_at = s->warn_at;
+    p->warn = s->warn;
+    s->warn = NULL;
     s->ev = NULL;
     s->cons = NULL;
     s->regs = NULL;
@@ -286,39 +367,38 @@ static void finish_path(sx *x, pstate *s, bool hung, const inst *error_at, const
     s->done = true;
 }
 
-/* Resolves a memory operand to a cell.  A symbolic index forks one path per
- * element (and one for an out-of-range index); the current state continues
- * with the first and returns -1 only when no element is possible. */
-static int resolve_cell(sx *x, pstate *s, const inst *in, uint64_t *addr)
+/* The element a register index selects.  A symbolic index forks one path
+ * per element (and one for an out-of-range index); the current state goes on
+ * with element 0.  False when the path ended. */
+static bool resolve_index(sx *x, pstate *s, const inst *in, int len, int64_t *out, uint64_t *addr)
 {
-    const location *L = &x->t->locs[in->mem.loc];
-    *addr = 0;
+    *out = 0;
     if (!in->mem.index)
-        return L->first_cell;
+        return true;
     int k = eval_expr(x, s, in->mem.index);
     if (is_const(x, k)) {
         int64_t v = const_of(x, k);
-        if (v < 0 || v >= L->len) {
+        if (v < 0 || v >= len) {
             finish_path(x, s, false, in, "array index out of range");
-            return -1;
+            return false;
         }
-        return L->first_cell + (int)v;
+        *out = v;
+        return true;
     }
     *addr = deps_of(x, k);
     if (s->forced_index >= 0) {
-        int i = s->forced_index;
+        *out = s->forced_index;
         s->forced_index = -1;
-        return L->first_cell + i;
+        return true;
     }
-    /* Out of range: index < 0 || index >= len. */
     pstate *oor = state_copy(x, s);
     int below = mk_bin(x, BIN_LT, k, mk_const(x, 0));
-    int above = mk_bin(x, BIN_GE, k, mk_const(x, L->len));
+    int above = mk_bin(x, BIN_GE, k, mk_const(x, len));
     add_cons(oor, mk_bin(x, BIN_LOR, below, above));
     finish_path(x, oor, false, in, "array index out of range");
     state_free(oor);
     /* Each other element: a fork that re-runs this instruction with it. */
-    for (int i = L->len - 1; i >= 1; i--) {
+    for (int i = len - 1; i >= 1; i--) {
         pstate *f = state_copy(x, s);
         add_cons(f, mk_bin(x, BIN_EQ, k, mk_const(x, i)));
         f->forced_index = i;
@@ -326,7 +406,112 @@ static int resolve_cell(sx *x, pstate *s, const inst *in, uint64_t *addr)
         push_work(x, f);
     }
     add_cons(s, mk_bin(x, BIN_EQ, k, mk_const(x, 0)));
-    return L->first_cell;
+    return true;
+}
+
+static void fail_path(sx *x, pstate *s, const inst *in, char *msg)
+{
+    finish_path(x, s, false, in, msg);
+    free(msg);
+}
+
+/* The cell an address in the symmetric heaps falls in, or -1 (path ended). */
+static int deref(sx *x, pstate *s, const inst *in, int64_t a, int *var, int *rank, int64_t *elem)
+{
+    const symheap *h = &x->t->heap;
+    for (int r = 0; r < h->ranks; r++) {
+        if (a < HEAP_BASE(r) || a >= HEAP_BASE(r) + h->size)
+            continue;
+        int64_t off = a - HEAP_BASE(r);
+        for (int v = 0; v < h->nvars; v++) {
+            const symvar *V = &h->vars[v];
+            int64_t esz = (int64_t)vtype_size(V->type), start = h->offset[r][v];
+            if (off < start || off >= start + esz * V->len)
+                continue;
+            if ((off - start) % esz) {
+                fail_path(x, s, in, fmt("address 0x%llx is not aligned to an element of %s on gpu%d", (unsigned long long)a, V->name, r));
+                return -1;
+            }
+            *var = v;
+            *rank = r;
+            *elem = (off - start) / esz;
+            return x->t->locs[V->loc[r]].first_cell + (int)*elem;
+        }
+        fail_path(x, s, in, fmt("address 0x%llx is byte %lld of gpu%d's heap, past every variable allocated there",
+                                (unsigned long long)a, (long long)off, r));
+        return -1;
+    }
+    fail_path(x, s, in, fmt("address 0x%llx is outside every rank's symmetric heap", (unsigned long long)a));
+    return -1;
+}
+
+static void allocation_order(const symheap *h, int r, char *buf, size_t size)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (int i = 0; i < h->nvars && at < size; i++)
+        at += (size_t)snprintf(buf + at, size - at, "%s%s", i ? ", " : "", h->vars[h->order[r][i]].name);
+}
+
+/* Resolves a memory operand to a cell: a location, a heap variable of the
+ * thread's own rank, var@peer translated as Iris's __translate does, or an
+ * address.  Returns -1 when the path ended (an error). */
+static int resolve_cell(sx *x, pstate *s, const inst *in, uint64_t *addr)
+{
+    const test *t = x->t;
+    const symheap *h = &t->heap;
+    *addr = 0;
+    if (in->mem.ptr) {
+        int64_t a, e;
+        int v, r;
+        if (!known(x, s, in->mem.ptr, "a pointer", &a)) {
+            finish_path(x, s, false, in, NULL);
+            return -1;
+        }
+        return deref(x, s, in, a, &v, &r, &e);
+    }
+    const location *L;
+    int g = x->th->gpu;
+    if (in->mem.symvar >= 0) {
+        if (g >= h->ranks) {
+            fail_path(x, s, in, fmt("gpu%d has no symmetric heap (the heap has %d ranks)", g, h->ranks));
+            return -1;
+        }
+        L = &t->locs[h->vars[in->mem.symvar].loc[g]];
+    } else {
+        L = &t->locs[in->mem.loc];
+    }
+    int64_t i;
+    if (!resolve_index(x, s, in, L->len, &i, addr))
+        return -1;
+    if (in->mem.symvar < 0 || !in->mem.peer)
+        return L->first_cell + (int)i;
+    int64_t peer;
+    if (!known(x, s, in->mem.peer, "the rank of a remote access", &peer)) {
+        finish_path(x, s, false, in, NULL);
+        return -1;
+    }
+    const symvar *V = &h->vars[in->mem.symvar];
+    if (peer < 0 || peer >= h->ranks) {
+        fail_path(x, s, in, fmt("%s@%lld: the heap has ranks 0 to %d", V->name, (long long)peer, h->ranks - 1));
+        return -1;
+    }
+    /* __translate: base[peer] + (&var[i] - base[me]) */
+    int64_t a = HEAP_BASE(peer) + h->offset[g][in->mem.symvar] + i * (int64_t)vtype_size(V->type);
+    int v2, r2;
+    int64_t e2;
+    int cell = deref(x, s, in, a, &v2, &r2, &e2);
+    if (cell >= 0 && (v2 != in->mem.symvar || e2 != i) && !s->warn) {
+        char mine[256], theirs[256];
+        allocation_order(h, g, mine, sizeof mine);
+        allocation_order(h, (int)peer, theirs, sizeof theirs);
+        s->warn = fmt("bad heap translation: %s[%lld] of gpu%d, translated to gpu%lld, lands in %s[%lld]: the ranks allocate "
+                      "the symmetric heap in different orders (gpu%d: %s; gpu%lld: %s)",
+                      V->name, (long long)i, g, (long long)peer, h->vars[v2].name, (long long)e2, g, mine,
+                      (long long)peer, theirs);
+        s->warn_at = in;
+    }
+    return cell;
 }
 
 static void run(sx *x, pstate *s);
@@ -434,9 +619,41 @@ static void named_barrier(sx *x, pstate *s, const inst *in)
     emit_named_barrier(s, in, INT64_MIN + ((int64_t)x->tid << 24) + s->nev);
 }
 
+static void step_inner(sx *x, pstate *s, const inst *in);
+
+/* One instruction; an evaluation error (a bad pointer) ends the path. */
 static void step(sx *x, pstate *s, const inst *in)
 {
+    step_inner(x, s, in);
+    if (s->expr_error && !s->done)
+        finish_path(x, s, false, in, NULL);
+}
+
+static void step_inner(sx *x, pstate *s, const inst *in)
+{
     switch (in->kind) {
+    case I_FOR: {
+        int64_t from, to, stepv = 1;
+        if (!known(x, s, in->val, "a loop bound", &from) || !known(x, s, in->val2, "a loop bound", &to) ||
+            (in->want && !known(x, s, in->want, "a loop step", &stepv)))
+            return;
+        if (stepv <= 0) {
+            set_expr_error(s, fmt("the loop step must be positive (it is %lld)", (long long)stepv));
+            return;
+        }
+        if (from >= to)
+            return;
+        if (s->depth == MAX_DEPTH) {
+            fail(x, in, "%s", "blocks nested too deeply");
+            return;
+        }
+        s->regs[in->dst] = mk_const(x, from);
+        if (in->body.n)
+            s->stack[s->depth++] = (frame){.b = &in->body, .loop = in, .cur = from, .to = to, .step = stepv, .iterations = 1};
+        else
+            s->regs[in->dst] = mk_const(x, from + ((to - from + stepv - 1) / stepv - 1) * stepv);
+        return;
+    }
     case I_ASSIGN:
         s->regs[in->dst] = eval_expr(x, s, in->val);
         return;
@@ -461,7 +678,7 @@ static void step(sx *x, pstate *s, const inst *in)
         if (is_const(x, c)) {
             const block *b = const_of(x, c) ? &in->body : &in->els;
             if (b->n && s->depth < MAX_DEPTH)
-                s->stack[s->depth++] = (frame){b, 0};
+                s->stack[s->depth++] = (frame){.b = b};
             else if (b->n)
                 fail(x, in, "%s", "blocks nested too deeply");
             return;
@@ -470,12 +687,12 @@ static void step(sx *x, pstate *s, const inst *in)
         add_cons(f, mk_un(x, EX_NOT, c));
         f->ctrl |= deps_of(x, c);
         if (in->els.n)
-            f->stack[f->depth++] = (frame){&in->els, 0};
+            f->stack[f->depth++] = (frame){.b = &in->els};
         push_work(x, f);
         add_cons(s, c);
         s->ctrl |= deps_of(x, c);
         if (in->body.n)
-            s->stack[s->depth++] = (frame){&in->body, 0};
+            s->stack[s->depth++] = (frame){.b = &in->body};
         return;
     }
     default:
@@ -542,12 +759,10 @@ static void step(sx *x, pstate *s, const inst *in)
         int eq = mk_bin(x, BIN_EQ, rn, operand);
         pstate *f = state_copy(x, s);
         add_cons(f, mk_un(x, EX_NOT, eq));
-        /* A failed CAS is a read; it keeps the acquire half of its order. */
+        /* A failed CAS is only a read, with the failure order the source
+         * gives it: relaxed unless stated (C++/HIP/LLVM `monotonic`). */
         pevent *fr = &f->ev[ridx];
-        if (fr->ord == ORD_RELEASE)
-            fr->ord = ORD_RELAXED;
-        else if (fr->ord == ORD_ACQ_REL)
-            fr->ord = ORD_ACQUIRE;
+        fr->ord = in->fail_ord == ORD_PLAIN ? ORD_RELAXED : in->fail_ord;
         push_work(x, f);
         add_cons(s, eq);
         int desired = eval_expr(x, s, in->val2);
@@ -560,8 +775,25 @@ static void step(sx *x, pstate *s, const inst *in)
         s->ev[ridx].partner = s->nev - 1;
         return;
     }
-    vtype_t ty = x->t->locs[in->mem.loc].type;
+    const location *CL = &x->t->locs[cell_loc(x->t, cell)];
+    vtype_t ty = CL->type;
     bool is_unsigned = ty == TY_U32 || ty == TY_U64;
+    /* MI200-class GPUs may silently drop a hardware FP atomic on fine-grained
+     * memory (AMD HLRS material): the path where it does not happen. */
+    if (in->rmw == RMW_FADD && in->unsafe && CL->gran == GRAN_FINE && x->t->target &&
+        strcmp(x->t->target, "mi200") == 0) {
+        pstate *d = state_copy(x, s);
+        if (!d->warn) {
+            char cn[96];
+            cell_name(x->t, cell, cn, sizeof cn);
+            d->warn = fmt("atom.fadd.unsafe on fine-grained %s may silently not happen on mi200 (a hardware FP atomic to "
+                          "fine-grained memory); use the safe atom.fadd or coarse-grained memory",
+                          cn);
+            d->warn_at = in;
+        }
+        d->ev[ridx].partner = -1;
+        push_work(x, d);
+    }
     int nv = node(x, (symnode){.kind = S_RMW, .a = rn, .b = operand, .value = in->rmw | (is_unsigned ? RMW_UNSIGNED : 0),
                                .deps = deps_of(x, rn) | deps_of(x, operand)});
     pevent *w = add_event(s, EV_W, in);
@@ -576,8 +808,20 @@ static void step(sx *x, pstate *s, const inst *in)
 static void run(sx *x, pstate *s)
 {
     while (!x->failed) {
-        while (s->depth > 0 && s->stack[s->depth - 1].i >= s->stack[s->depth - 1].b->n)
+        while (s->depth > 0 && s->stack[s->depth - 1].i >= s->stack[s->depth - 1].b->n) {
+            frame *f = &s->stack[s->depth - 1];
+            if (f->loop && f->cur + f->step < f->to) {
+                if (++f->iterations > MAX_LOOP_ITERATIONS) {
+                    fail(x, f->loop, "%s", "a loop runs more than 100000 iterations");
+                    return;
+                }
+                f->cur += f->step;
+                s->regs[f->loop->dst] = mk_const(x, f->cur);
+                f->i = 0;
+                break;
+            }
             s->depth--;
+        }
         if (s->depth == 0) {
             finish_path(x, s, false, NULL, NULL);
             return;
@@ -597,7 +841,7 @@ int symexec_thread(const test *t, int tid, thread_paths *out, char *err, size_t 
     out->nregs = x.th->nregs;
     pstate *s0 = state_new(&x);
     if (x.th->code.n)
-        s0->stack[s0->depth++] = (frame){&x.th->code, 0};
+        s0->stack[s0->depth++] = (frame){.b = &x.th->code};
     push_work(&x, s0);
     while (x.nwork && !x.failed) {
         pstate *s = x.work[--x.nwork];
@@ -616,6 +860,8 @@ void thread_paths_free(thread_paths *tp)
         free(tp->v[i].ev);
         free(tp->v[i].cons);
         free(tp->v[i].regs);
+        free(tp->v[i].error);
+        free(tp->v[i].warn);
     }
     free(tp->v);
     free(tp->pool);

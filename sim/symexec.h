@@ -46,8 +46,10 @@ typedef struct {
     int nreads;
     int nbar;
     bool hung;           /* stopped in an await that never succeeds */
-    const inst *error_at;
-    const char *error;
+    const inst *error_at;   /* stopped by a run-time error (index, pointer) */
+    char *error;
+    const inst *warn_at;    /* went on after a problem: a translated address */
+    char *warn;             /*   that lands in another variable, a dropped FP atomic */
 } tpath;
 
 typedef struct {
