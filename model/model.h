@@ -24,9 +24,15 @@ typedef struct model {
     const char *title;
     bool races_are_ub;
     void (*check)(const base *b, model_verdict *out);
+    /* For pruning: an order that only grows as rf grows and that every
+     * consistent completion respects: same-location writes it orders are in
+     * that order in co, and no read may read a write that it orders after
+     * the read or before another write to the location that it orders before
+     * the read.  NULL: this model prunes nothing. */
+    R (*prune_order)(const base *b);
 } model;
 
-extern const model model_src11, model_ptx, model_sc;
+extern const model model_src11, model_ptx, model_sc, model_vulkan;
 extern const model *const all_models[];   /* NULL-terminated */
 const model *model_find(const char *name);
 
@@ -34,5 +40,8 @@ const model *model_find(const char *name);
 void verdict_add_race(model_verdict *v, int a, int b, const char *why);
 /* Pairs ordered only through kernel boundaries: hb? ; kb ; hb?  (either way). */
 R kernel_ordered(R hb, R kb);
+
+/* Does the order rule out every completion of the rf decided so far? */
+bool violates_prune_order(const base *b, R order, set decided_reads);
 
 #endif

@@ -46,8 +46,7 @@ R rel_empty(void) { return rel_new(); }
 
 set set_empty(void)
 {
-    set s;
-    memset(&s, 0, sizeof s);
+    set s = {{0}};
     return s;
 }
 

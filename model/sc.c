@@ -5,6 +5,9 @@
  * kernel boundary between.                                                */
 #include "model.h"
 
+/* Everything SC orders before co and fr are chosen. */
+static R sc_order(const base *b) { return plus(U(U3(b->po, b->rf, b->kb), b->bar)); }
+
 static void sc_check(const base *b, model_verdict *v)
 {
     R order = U(U3(b->po, b->rf, b->co), U3(b->fr, b->kb, b->bar));
@@ -33,4 +36,5 @@ const model model_sc = {
     .title = "sequential consistency, scopes ignored",
     .races_are_ub = true,
     .check = sc_check,
+    .prune_order = sc_order,
 };

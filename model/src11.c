@@ -9,18 +9,23 @@
  *     kernel boundaries order it.                                         */
 #include "model.h"
 
-static void src11_check(const base *b, model_verdict *v)
+/* hb = (po | (incl & sw) | kb | bar)+ */
+static R src11_hb(const base *b)
 {
     set W = b->Wr, Rd = b->Rd, A = b->A, F = b->F;
-    R po = b->po, rf = b->rf, co = b->co, fr = b->fr, incl = b->incl;
-
+    R po = b->po, rf = b->rf, incl = b->incl;
     /* rs = [W] ; po_loc? ; [W & A] ; ((incl & rf) ; rmw)* */
     R rs = S(restr(W, opt(b->po_loc), set_and(W, A)), star(S(I(incl, rf), b->rmw)));
     /* sw = [REL] ; ([F] ; po)? ; rs ; (incl & rf) ; [R & A] ; (po ; [F])? ; [ACQ] */
     R sw = S(S(S(S(id(b->REL), opt(restr(F, po, set_all()))), rs), restr(set_all(), I(incl, rf), set_and(Rd, A))),
              S(opt(restr(set_all(), po, F)), id(b->ACQ)));
-    /* hb = (po | (incl & sw) | kb | bar)+ */
-    R hb = plus(U(U3(po, I(incl, sw), b->kb), b->bar));
+    return plus(U(U3(po, I(incl, sw), b->kb), b->bar));
+}
+
+static void src11_check(const base *b, model_verdict *v)
+{
+    R po = b->po, rf = b->rf, co = b->co, fr = b->fr, incl = b->incl;
+    R hb = src11_hb(b);
     R eco = plus(U3(rf, co, fr));
 
     v->consistent = false;
@@ -85,4 +90,5 @@ const model model_src11 = {
     .title = "scoped RC11 (HIP/CUDA C++, LLVM AMDGPU); races are undefined behaviour",
     .races_are_ub = true,
     .check = src11_check,
+    .prune_order = src11_hb,
 };

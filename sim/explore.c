@@ -1,5 +1,16 @@
+/* The explorer.  A test is split into parts that share no location, no
+ * workgroup and no fence.sc (they interact only through kernel order, which
+ * cannot add an ordering inside a part), each part is explored alone, and
+ * the parts' outcomes are combined as a product.  Inside a part: each
+ * combination of thread paths, then a depth-first search over reads-from
+ * that prunes a partial choice as soon as the path constraints or every
+ * requested model rule out all its completions, then coherence orders that
+ * respect what every model forces, each candidate checked by every model.
+ * -j N workers take the (combination, first read) units round-robin. */
 #include "explore.h"
 
+#include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -7,37 +18,87 @@
 
 #include "symexec.h"
 
+enum { MAX_THREADS = 64, MAX_SHOW = 256, MAX_EXAMPLES = 64, MAX_COMBINED = 1 << 20 };
+
+/* What one part produced under one model. */
+typedef struct {
+    long consistent, hangs, errors;
+    outcome *outs;          /* vals over the part's show items; cond unused */
+    int nouts, capouts;
+    execution **example;    /* one execution per outcome (the first MAX_EXAMPLES) */
+    long *example_key;
+    race_report *races;
+    int nraces, capraces;
+    execution *witness;     /* best race/hang execution */
+    model_verdict witness_v;
+    int witness_rank;
+    long witness_key;
+    char hang_msg[512], error_msg[512];
+    long hang_key, error_key;
+} part_model;
+
+typedef struct {
+    long candidates;
+    part_model pm[MAX_MODELS];
+} part_result;
+
 typedef struct {
     const test *t;
     const explore_opts *o;
+    thread_paths *tp;
+    int nparts;
+    int part_of[MAX_THREADS];
+    int *pshow[MAX_THREADS];        /* per part: indices into res->show */
+    int npshow[MAX_THREADS];
     explore_result *res;
+    int nworkers;
+    part_result *results;           /* [part][worker] */
+    volatile int failed;
+    char err[1024];
+    struct timespec start;
+    long progress_candidates;
+    pthread_mutex_t lock;
+    bool printed_progress;
+} shared;
+
+typedef struct {
+    shared *sh;
+    const test *t;
+    const explore_opts *o;
     thread_paths *tp;        /* per thread */
-    int *choice;             /* path chosen per thread */
+    int choice[MAX_THREADS]; /* path chosen per thread */
+    bool active[MAX_THREADS];
+    int part, worker;
+    part_result *pr;
+    long unit;               /* (combination, first read) units seen */
+    long key;                /* order of candidates, for deterministic choices */
     /* the current combination */
     execution *x;
     int nthreads;
-    int first_ev[64];        /* global id of each thread's first event */
-    int nev_of[64];          /* events kept per thread (after barrier truncation) */
+    int first_ev[MAX_THREADS];
+    int nev_of[MAX_THREADS];
     int nreads;
-    int read_ev[REL_MAX];    /* global ids of reads */
+    int read_ev[REL_MAX];
+    int read_index[MAX_THREADS][64];  /* thread, local read -> index in read_ev */
     int ncand[REL_MAX];
     int cand[REL_MAX][REL_MAX];
-    int rf_of[REL_MAX];      /* per event: the write a read reads from */
-    int64_t read_vals[64][64];
+    int rf_of[REL_MAX];
+    bool known[REL_MAX];     /* read's value known (search) */
+    int64_t read_vals[MAX_THREADS][64];
     int iw_of_cell[4096 + 64];
     bool hang;
     char hang_msg[512];
     const inst *error_at;
     const char *error;
     int error_thread;
+    rel forced;              /* co edges every model forces */
+    bool prune;              /* every model offers a prune order */
     /* coherence enumeration */
     int ncells_w;
     int wcell[REL_MAX];
     int wlist[REL_MAX][REL_MAX];
     int nw[REL_MAX];
     int coperm[REL_MAX][REL_MAX];
-    struct timespec start, last_progress;
-    bool printed_progress;
 } explorer;
 
 static double elapsed(const struct timespec *a)
@@ -47,34 +108,7 @@ static double elapsed(const struct timespec *a)
     return (double)(b.tv_sec - a->tv_sec) + (double)(b.tv_nsec - a->tv_nsec) * 1e-9;
 }
 
-/* ---- the final condition ----------------------------------------------------- */
-
-static int64_t operand_value(const explorer *e, const operand *o, const int64_t *mem)
-{
-    switch (o->kind) {
-    case OPND_CONST: return o->value;
-    case OPND_REG: {
-        const tpath *p = &e->tp[o->thread].v[e->choice[o->thread]];
-        return sym_eval(&e->tp[o->thread], p->regs[o->reg], e->read_vals[o->thread]);
-    }
-    default: return mem[o->cell];
-    }
-}
-
-static bool cond_holds(const explorer *e, const cond *c, const int64_t *mem)
-{
-    switch (c->kind) {
-    case C_TRUE: return true;
-    case C_FALSE: return false;
-    case C_AND: return cond_holds(e, c->a, mem) && cond_holds(e, c->b, mem);
-    case C_OR: return cond_holds(e, c->a, mem) || cond_holds(e, c->b, mem);
-    case C_NOT: return !cond_holds(e, c->a, mem);
-    default: {
-        bool eq = operand_value(e, &c->l, mem) == operand_value(e, &c->r, mem);
-        return c->ne ? !eq : eq;
-    }
-    }
-}
+/* ---- show items and the final condition -------------------------------------- */
 
 static void add_show(explore_result *r, show_item it)
 {
@@ -83,6 +117,8 @@ static void add_show(explore_result *r, show_item it)
         if (s->is_mem == it.is_mem && (it.is_mem ? s->cell == it.cell : (s->thread == it.thread && s->reg == it.reg)))
             return;
     }
+    if (r->nshow == MAX_SHOW)
+        return;
     r->show = realloc(r->show, (size_t)(r->nshow + 1) * sizeof *r->show);
     r->show[r->nshow++] = it;
 }
@@ -104,12 +140,36 @@ static void collect_show(explore_result *r, const cond *c)
     }
 }
 
-/* ---- recording ---------------------------------------------------------------- */
-
-static int witness_rank(const model_verdict *v, bool cond_pos, bool forall, bool hang)
+static int show_index(const explore_result *r, const operand *o)
 {
-    if (forall ? !cond_pos : cond_pos)
-        return 4;
+    for (int i = 0; i < r->nshow; i++) {
+        const show_item *s = &r->show[i];
+        if (o->kind == OPND_MEM ? (s->is_mem && s->cell == o->cell)
+                                : (!s->is_mem && s->thread == o->thread && s->reg == o->reg))
+            return i;
+    }
+    return -1;
+}
+
+/* The condition over a final state given as the values of the show items. */
+static bool cond_on_vals(const explore_result *r, const cond *c, const int64_t *vals)
+{
+    switch (c->kind) {
+    case C_TRUE: return true;
+    case C_FALSE: return false;
+    case C_AND: return cond_on_vals(r, c->a, vals) && cond_on_vals(r, c->b, vals);
+    case C_OR: return cond_on_vals(r, c->a, vals) || cond_on_vals(r, c->b, vals);
+    case C_NOT: return !cond_on_vals(r, c->a, vals);
+    default: {
+        int64_t l = c->l.kind == OPND_CONST ? c->l.value : vals[show_index(r, &c->l)];
+        int64_t rv = c->r.kind == OPND_CONST ? c->r.value : vals[show_index(r, &c->r)];
+        return c->ne ? l != rv : l == rv;
+    }
+    }
+}
+
+static int witness_rank(const model_verdict *v, bool hang)
+{
     if (v->nraces)
         return 3;
     if (hang)
@@ -117,75 +177,86 @@ static int witness_rank(const model_verdict *v, bool cond_pos, bool forall, bool
     return 1;
 }
 
-static void record(explorer *e, model_result *mr, const model_verdict *v, const int64_t *mem)
+/* ---- recording one consistent candidate of a part --------------------------------- */
+
+static void record(explorer *e, part_model *pm, const model_verdict *v, const int64_t *mem)
 {
     const test *t = e->t;
-    explore_result *res = e->res;
-    mr->consistent++;
-    bool c = t->cond ? cond_holds(e, t->cond, mem) : true;
-    if (c)
-        mr->positive++;
-    else
-        mr->negative++;
+    const shared *sh = e->sh;
+    pm->consistent++;
     if (e->hang) {
-        mr->hangs++;
-        if (!mr->hang_msg[0])
-            snprintf(mr->hang_msg, sizeof mr->hang_msg, "%s", e->hang_msg);
+        pm->hangs++;
+        if (!pm->hang_msg[0] || e->key < pm->hang_key) {
+            snprintf(pm->hang_msg, sizeof pm->hang_msg, "%s", e->hang_msg);
+            pm->hang_key = e->key;
+        }
     }
     if (e->error_at) {
-        mr->errors++;
-        if (!mr->error_msg[0])
-            snprintf(mr->error_msg, sizeof mr->error_msg, "%s:%d:%d: thread %s: %s", t->file, e->error_at->pos.line,
+        pm->errors++;
+        if (!pm->error_msg[0] || e->key < pm->error_key) {
+            snprintf(pm->error_msg, sizeof pm->error_msg, "%s:%d:%d: thread %s: %s", t->file, e->error_at->pos.line,
                      e->error_at->pos.col, t->threads[e->error_thread].name, e->error);
+            pm->error_key = e->key;
+        }
     }
-    /* The final state. */
-    int64_t vals[256];
-    int ns = res->nshow < 256 ? res->nshow : 256;
+    /* The final state over the part's show items. */
+    int64_t vals[MAX_SHOW];
+    int ns = sh->npshow[e->part];
     for (int i = 0; i < ns; i++) {
-        const show_item *s = &res->show[i];
+        const show_item *s = &sh->res->show[sh->pshow[e->part][i]];
         if (s->is_mem) {
             vals[i] = mem[s->cell];
         } else {
-            operand o = {.kind = OPND_REG, .thread = s->thread, .reg = s->reg};
-            vals[i] = operand_value(e, &o, mem);
+            const tpath *p = &e->tp[s->thread].v[e->choice[s->thread]];
+            vals[i] = sym_eval(&e->tp[s->thread], p->regs[s->reg], e->read_vals[s->thread]);
         }
     }
     int k;
-    for (k = 0; k < mr->nouts; k++) {
-        outcome *o = &mr->outs[k];
+    for (k = 0; k < pm->nouts; k++) {
+        outcome *o = &pm->outs[k];
         if (o->hang == e->hang && o->error == (e->error_at != NULL) && memcmp(o->vals, vals, (size_t)ns * sizeof *vals) == 0)
             break;
     }
-    if (k == mr->nouts) {
-        if (mr->nouts == mr->capouts) {
-            mr->capouts = mr->capouts ? mr->capouts * 2 : 8;
-            mr->outs = realloc(mr->outs, (size_t)mr->capouts * sizeof *mr->outs);
+    if (k == pm->nouts) {
+        if (pm->nouts == pm->capouts) {
+            pm->capouts = pm->capouts ? pm->capouts * 2 : 8;
+            pm->outs = realloc(pm->outs, (size_t)pm->capouts * sizeof *pm->outs);
+            pm->example = realloc(pm->example, (size_t)pm->capouts * sizeof *pm->example);
+            pm->example_key = realloc(pm->example_key, (size_t)pm->capouts * sizeof *pm->example_key);
         }
-        outcome *o = &mr->outs[mr->nouts++];
+        outcome *o = &pm->outs[pm->nouts];
+        memset(o, 0, sizeof *o);
         o->vals = malloc((size_t)(ns ? ns : 1) * sizeof *vals);
         memcpy(o->vals, vals, (size_t)ns * sizeof *vals);
         o->hang = e->hang;
         o->error = e->error_at != NULL;
-        o->cond = c;
-        o->count = 0;
+        pm->example[pm->nouts] = NULL;
+        pm->example_key[pm->nouts] = e->key;
+        pm->nouts++;
     }
-    mr->outs[k].count++;
+    pm->outs[k].count++;
+    if (k < MAX_EXAMPLES && (!pm->example[k] || e->key <= pm->example_key[k])) {
+        if (!pm->example[k])
+            pm->example[k] = malloc(sizeof **pm->example);
+        *pm->example[k] = *e->x;
+        pm->example_key[k] = e->key;
+    }
     /* Races, merged by instruction pair. */
     for (int i = 0; i < v->nraces; i++) {
         const event *a = &e->x->ev[v->races[i].a], *b = &e->x->ev[v->races[i].b];
         int j;
-        for (j = 0; j < mr->nraces; j++) {
-            race_report *r = &mr->races[j];
+        for (j = 0; j < pm->nraces; j++) {
+            race_report *r = &pm->races[j];
             if ((r->a == a->src && r->b == b->src && r->ta == a->thread && r->tb == b->thread) ||
                 (r->a == b->src && r->b == a->src && r->ta == b->thread && r->tb == a->thread))
                 break;
         }
-        if (j == mr->nraces) {
-            if (mr->nraces == mr->capraces) {
-                mr->capraces = mr->capraces ? mr->capraces * 2 : 4;
-                mr->races = realloc(mr->races, (size_t)mr->capraces * sizeof *mr->races);
+        if (j == pm->nraces) {
+            if (pm->nraces == pm->capraces) {
+                pm->capraces = pm->capraces ? pm->capraces * 2 : 4;
+                pm->races = realloc(pm->races, (size_t)pm->capraces * sizeof *pm->races);
             }
-            race_report *r = &mr->races[mr->nraces++];
+            race_report *r = &pm->races[pm->nraces++];
             memset(r, 0, sizeof *r);
             bool swap = a->thread > b->thread;
             r->ea = swap ? *b : *a;
@@ -196,15 +267,16 @@ static void record(explorer *e, model_result *mr, const model_verdict *v, const 
             r->b = r->eb.src;
             r->why = v->races[i].why;
         }
-        mr->races[j].count++;
+        pm->races[j].count++;
     }
-    int rank = witness_rank(v, c, t->quant == Q_FORALL, e->hang);
-    if (rank > mr->witness_rank) {
-        if (!mr->witness)
-            mr->witness = malloc(sizeof *mr->witness);
-        *mr->witness = *e->x;
-        mr->witness_v = *v;
-        mr->witness_rank = rank;
+    int rank = witness_rank(v, e->hang);
+    if (rank > pm->witness_rank || (rank == pm->witness_rank && e->key < pm->witness_key)) {
+        if (!pm->witness)
+            pm->witness = malloc(sizeof *pm->witness);
+        *pm->witness = *e->x;
+        pm->witness_v = *v;
+        pm->witness_rank = rank;
+        pm->witness_key = e->key;
     }
 }
 
@@ -214,7 +286,8 @@ static void check_candidate(explorer *e)
 {
     execution *x = e->x;
     const test *t = e->t;
-    e->res->candidates++;
+    e->pr->candidates++;
+    e->key++;
     /* Final memory: the value of each cell's co-last write. */
     int64_t mem[4096 + 64];
     int last[4096 + 64];
@@ -267,25 +340,29 @@ static void check_candidate(explorer *e)
     }
     base b;
     base_compute(&b, x);
-    for (int m = 0; m < e->res->nmodels; m++) {
-        model_result *mr = &e->res->mr[m];
+    for (int m = 0; m < e->o->nmodels; m++) {
+        part_model *pm = &e->pr->pm[m];
         int mark = rel_mark();
         model_verdict v = {0};
-        mr->m->check(&b, &v);
+        e->o->models[m]->check(&b, &v);
         if (v.consistent)
-            record(e, mr, &v, mem);
+            record(e, pm, &v, mem);
         rel_release(mark);
     }
-    if (e->o->progress && (e->res->candidates & 1023) == 0 && elapsed(&e->last_progress) > 1.0) {
-        clock_gettime(CLOCK_MONOTONIC, &e->last_progress);
-        fprintf(stderr, "\rmemsim: %s: %ld candidate executions, %.1f s", t->name, e->res->candidates, elapsed(&e->start));
-        e->printed_progress = true;
+    shared *sh = e->sh;
+    if (e->o->progress && e->worker == 0 && (e->pr->candidates & 1023) == 0 && elapsed(&sh->start) > 1.0) {
+        fprintf(stderr, "\rmemsim: %s: part %d of %d, %ld candidate executions, %.1f s   ", t->name, e->part + 1,
+                sh->nparts, e->pr->candidates, elapsed(&sh->start));
+        sh->printed_progress = true;
     }
 }
 
-/* Permutations of each cell's writes that keep each thread's writes in po order. */
+/* Permutations of each cell's writes that keep each thread's writes in po
+ * order and every order all the models force. */
 static void enum_co(explorer *e, int k, int i, bool *used)
 {
+    if (e->sh->failed)
+        return;
     if (k == e->ncells_w) {
         check_candidate(e);
         return;
@@ -299,11 +376,10 @@ static void enum_co(explorer *e, int k, int i, bool *used)
         if (used[j])
             continue;
         int w = e->wlist[k][j];
-        /* Every earlier write of w's thread to this cell must already be placed. */
         bool ok = true;
         for (int q = 0; q < e->nw[k] && ok; q++) {
             int w2 = e->wlist[k][q];
-            if (!used[q] && q != j && rel_has(&e->x->po, w2, w))
+            if (!used[q] && q != j && (rel_has(&e->x->po, w2, w) || rel_has(&e->forced, w2, w)))
                 ok = false;
         }
         if (!ok)
@@ -315,9 +391,7 @@ static void enum_co(explorer *e, int k, int i, bool *used)
     }
 }
 
-/* ---- reads-from ---------------------------------------------------------------- */
-
-static int thread_of_event(const explorer *e, int ev) { return e->x->ev[ev].thread; }
+/* ---- values and reads-from ---------------------------------------------------------- */
 
 static int64_t write_value(const explorer *e, int th, const pevent *pw, int cell)
 {
@@ -325,18 +399,33 @@ static int64_t write_value(const explorer *e, int th, const pevent *pw, int cell
     return normalize_value(e->t->locs[cell_loc(e->t, cell)].type, v);
 }
 
-/* Values flow along rf and data dependencies; with rf | dep acyclic (checked
- * before) a simple fixpoint settles every read. */
-static bool evaluate_values(explorer *e)
+/* Are all of a thread's reads in this mask known? */
+static bool deps_known(const explorer *e, int th, uint64_t deps)
+{
+    while (deps) {
+        int local = __builtin_ctzll(deps);
+        deps &= deps - 1;
+        if (!e->known[e->read_index[th][local]])
+            return false;
+    }
+    return true;
+}
+
+/* Settles every value the decided reads-from (the first `decided` reads)
+ * determines, and checks each path constraint whose reads are all known.
+ * False when a constraint fails: no completion follows this path. */
+static bool settle_values(explorer *e, int decided)
 {
     execution *x = e->x;
-    bool done[REL_MAX] = {0};
-    int remaining = e->nreads;
-    for (int pass = 0; remaining && pass <= e->nreads; pass++) {
-        for (int r = 0; r < e->nreads; r++) {
-            int ev = e->read_ev[r];
-            if (done[r])
+    for (int r = 0; r < e->nreads; r++)
+        e->known[r] = false;
+    bool progress = true;
+    while (progress) {
+        progress = false;
+        for (int r = 0; r < decided; r++) {
+            if (e->known[r])
                 continue;
+            int ev = e->read_ev[r];
             int w = e->rf_of[ev];
             const event *W = &x->ev[w];
             int64_t v;
@@ -346,18 +435,7 @@ static bool evaluate_values(explorer *e)
                 int th = W->thread;
                 const tpath *p = &e->tp[th].v[e->choice[th]];
                 const pevent *pw = &p->ev[w - e->first_ev[th]];
-                /* Are the reads its value depends on settled? */
-                uint64_t need = e->tp[th].pool[pw->sym].deps;
-                bool ready = true;
-                for (int q = 0; q < e->nreads && ready; q++) {
-                    int qe = e->read_ev[q];
-                    if (x->ev[qe].thread == th && !done[q]) {
-                        int local = p->ev[qe - e->first_ev[th]].read;
-                        if (need >> local & 1)
-                            ready = false;
-                    }
-                }
-                if (!ready)
+                if (!deps_known(e, th, e->tp[th].pool[pw->sym].deps))
                     continue;
                 v = write_value(e, th, pw, W->cell);
                 x->ev[w].value = v;
@@ -366,12 +444,24 @@ static bool evaluate_values(explorer *e)
             const tpath *p = &e->tp[th].v[e->choice[th]];
             e->read_vals[th][p->ev[ev - e->first_ev[th]].read] = v;
             x->ev[ev].value = v;
-            done[r] = true;
-            remaining--;
+            e->known[r] = true;
+            progress = true;
         }
     }
-    if (remaining)
-        return false;
+    for (int th = 0; th < e->nthreads; th++) {
+        if (!e->active[th])
+            continue;
+        const tpath *p = &e->tp[th].v[e->choice[th]];
+        for (int c = 0; c < p->ncons; c++)
+            if (deps_known(e, th, e->tp[th].pool[p->cons[c]].deps) &&
+                !sym_eval(&e->tp[th], p->cons[c], e->read_vals[th]))
+                return false;
+    }
+    if (decided < e->nreads)
+        return true;
+    for (int r = 0; r < e->nreads; r++)
+        if (!e->known[r])
+            return false; /* values along an rf | data cycle: thin air */
     /* Writes nobody reads still need their values (final memory). */
     for (int i = 0; i < x->n; i++) {
         event *W = &x->ev[i];
@@ -381,40 +471,85 @@ static bool evaluate_values(explorer *e)
         const tpath *p = &e->tp[th].v[e->choice[th]];
         W->value = write_value(e, th, &p->ev[i - e->first_ev[th]], W->cell);
     }
-    /* Each path's constraints must hold for this path to be the one taken. */
-    for (int th = 0; th < e->nthreads; th++) {
-        const tpath *p = &e->tp[th].v[e->choice[th]];
-        for (int c = 0; c < p->ncons; c++)
-            if (!sym_eval(&e->tp[th], p->cons[c], e->read_vals[th]))
-                return false;
-    }
     return true;
+}
+
+/* May some completion of the first `decided` reads-from be consistent under
+ * some model?  At a leaf, also records what co every model forces. */
+static bool worth_exploring(explorer *e, int decided)
+{
+    execution *x = e->x;
+    rel_begin(x->n);
+    /* Every model here forbids rf | dep cycles (thin air); values along such
+     * a cycle could not be computed anyway. */
+    if (!acyclic(U(&x->rf, &x->dep)))
+        return false;
+    if (!settle_values(e, decided))
+        return false;
+    if (!e->prune) {
+        if (decided == e->nreads)
+            memset(&e->forced, 0, sizeof e->forced);
+        return true;
+    }
+    base b;
+    base_compute(&b, x);
+    set dec = set_empty();
+    for (int r = 0; r < decided; r++)
+        set_add(&dec, e->read_ev[r]);
+    bool all_violate = true;
+    rel *forced = decided == e->nreads ? rel_new() : NULL;
+    for (int m = 0; m < e->o->nmodels; m++) {
+        int mark = rel_mark();
+        R order = e->o->models[m]->prune_order(&b);
+        bool violates = violates_prune_order(&b, order, dec);
+        all_violate = all_violate && violates;
+        if (forced) {
+            /* Writes to one cell that the order relates: co must agree. */
+            for (int i = 0; i < x->n; i++)
+                for (int j = 0; j < x->n; j++) {
+                    bool f = set_has(b.Wr, i) && set_has(b.Wr, j) && rel_has(b.sloc, i, j) && rel_has(order, i, j);
+                    if (m == 0 ? f : (rel_has(forced, i, j) && f)) {
+                        if (m == 0)
+                            rel_add(forced, i, j);
+                    } else if (m > 0 && rel_has(forced, i, j)) {
+                        forced->row[i].w[j / 64] &= ~(1ull << (j % 64));
+                    }
+                }
+        }
+        rel_release(mark);
+        if (!violates && !forced)
+            return true;
+    }
+    if (forced)
+        e->forced = *forced;
+    return !all_violate;
 }
 
 static void enum_rf(explorer *e, int r)
 {
     execution *x = e->x;
+    if (e->sh->failed)
+        return;
     if (r == e->nreads) {
-        rel_begin(x->n);
-        /* Every model here forbids rf | dep cycles (thin air); values along
-         * such a cycle could not be computed anyway. */
-        if (!acyclic(U(&x->rf, &x->dep)))
-            return;
-        if (!evaluate_values(e))
-            return;
         bool used[REL_MAX] = {0};
         enum_co(e, 0, 0, used);
         return;
     }
     int ev = e->read_ev[r];
     for (int i = 0; i < e->ncand[r]; i++) {
+        /* -j: the first read's choices are units dealt to the workers. */
+        if (r == 0 && (e->unit++ % e->sh->nworkers) != e->worker)
+            continue;
         int w = e->cand[r][i];
         e->rf_of[ev] = w;
         rel_add(&x->rf, w, ev);
-        enum_rf(e, r + 1);
+        if (worth_exploring(e, r + 1))
+            enum_rf(e, r + 1);
         x->rf.row[w].w[ev / 64] &= ~(1ull << (ev % 64));
     }
 }
+
+static int thread_of_event(const explorer *e, int ev) { return e->x->ev[ev].thread; }
 
 /* ---- one combination of thread paths -------------------------------------------- */
 
@@ -429,6 +564,8 @@ static int build_combination(explorer *e)
     e->error_at = NULL;
     e->error = NULL;
     for (int th = 0; th < e->nthreads; th++) {
+        if (!e->active[th])
+            continue;
         const tpath *p = &e->tp[th].v[e->choice[th]];
         e->nev_of[th] = p->nev;
         if (p->hung)
@@ -447,9 +584,13 @@ static int build_combination(explorer *e)
     /* Barriers: a thread that reaches more barriers than a workgroup peer
      * waits forever at the first one the peer never reaches. */
     for (int th = 0; th < e->nthreads; th++) {
+        if (!e->active[th])
+            continue;
         const thread *T = &t->threads[th];
         int minbar = e->tp[th].v[e->choice[th]].nbar, who = th;
         for (int u = 0; u < e->nthreads; u++) {
+            if (!e->active[u])
+                continue;
             const thread *U2 = &t->threads[u];
             int nb = e->tp[u].v[e->choice[u]].nbar;
             if (U2->gpu == T->gpu && U2->wg == T->wg && nb < minbar) {
@@ -476,6 +617,8 @@ static int build_combination(explorer *e)
      * take part in it; a thread that waits at more instances of a name than
      * a participant reaches waits forever at the first one it misses. */
     for (int th = 0; th < e->nthreads; th++) {
+        if (!e->active[th])
+            continue;
         const thread *T = &t->threads[th];
         const tpath *p = &e->tp[th].v[e->choice[th]];
         for (int k = 0; k + 1 < e->nev_of[th]; k++) {
@@ -484,6 +627,8 @@ static int build_combination(explorer *e)
                 continue;
             int who = -1;
             for (int u = 0; u < e->nthreads && who < 0; u++) {
+                if (!e->active[u])
+                    continue;
                 const thread *U2 = &t->threads[u];
                 if (u == th || U2->gpu != T->gpu || U2->wg != T->wg)
                     continue;
@@ -511,6 +656,8 @@ static int build_combination(explorer *e)
     for (int c = 0; c < t->ncells; c++)
         e->iw_of_cell[c] = -1;
     for (int th = 0; th < e->nthreads; th++) {
+        if (!e->active[th])
+            continue;
         const tpath *p = &e->tp[th].v[e->choice[th]];
         for (int k = 0; k < e->nev_of[th]; k++) {
             int c = p->ev[k].cell;
@@ -535,6 +682,8 @@ static int build_combination(explorer *e)
     }
     int niw = n;
     for (int th = 0; th < e->nthreads; th++) {
+        if (!e->active[th])
+            continue;
         const thread *T = &t->threads[th];
         const tpath *p = &e->tp[th].v[e->choice[th]];
         e->first_ev[th] = n;
@@ -567,6 +716,8 @@ static int build_combination(explorer *e)
     /* Static relations. */
     e->nreads = 0;
     for (int th = 0; th < e->nthreads; th++) {
+        if (!e->active[th])
+            continue;
         const tpath *p = &e->tp[th].v[e->choice[th]];
         int base = e->first_ev[th];
         int local_to_global[64];
@@ -620,6 +771,11 @@ static int build_combination(explorer *e)
         int r = e->nreads++;
         e->read_ev[r] = i;
         e->ncand[r] = 0;
+        {
+            int th = x->ev[i].thread;
+            const tpath *p = &e->tp[th].v[e->choice[th]];
+            e->read_index[th][p->ev[i - e->first_ev[th]].read] = r;
+        }
         int c = x->ev[i].cell;
         /* The latest po-earlier write of the same thread to this cell, if any:
          * every model's coherence forbids reading anything older of its own. */
@@ -652,6 +808,456 @@ static int build_combination(explorer *e)
     return 0;
 }
 
+
+/* ---- a part, explored by one worker ------------------------------------------------ */
+
+static void explore_part(explorer *e)
+{
+    const test *t = e->t;
+    shared *sh = e->sh;
+    for (int th = 0; th < t->nthreads; th++) {
+        e->active[th] = sh->part_of[th] == e->part;
+        e->choice[th] = 0;
+    }
+    for (;;) {
+        if (build_combination(e) < 0) {
+            pthread_mutex_lock(&sh->lock);
+            if (!sh->failed)
+                snprintf(sh->err, sizeof sh->err,
+                         "%s: error: an execution has more than %d events: too large to explore", t->file, REL_MAX);
+            sh->failed = 1;
+            pthread_mutex_unlock(&sh->lock);
+            return;
+        }
+        if (e->nreads > 0) {
+            enum_rf(e, 0);
+        } else if ((e->unit++ % sh->nworkers) == e->worker && worth_exploring(e, 0)) {
+            bool used[REL_MAX] = {0};
+            enum_co(e, 0, 0, used);
+        }
+        /* Next combination of the part's thread paths (odometer). */
+        int th = 0;
+        while (th < t->nthreads && (!e->active[th] || ++e->choice[th] == e->tp[th].n)) {
+            if (e->active[th])
+                e->choice[th] = 0;
+            th++;
+        }
+        if (th == t->nthreads || sh->failed)
+            break;
+    }
+}
+
+typedef struct {
+    shared *sh;
+    int worker;
+} worker_arg;
+
+static void *worker_main(void *arg)
+{
+    worker_arg *wa = arg;
+    shared *sh = wa->sh;
+    /* Most of the explorer is arrays filled before use: zeroing them all
+     * (calloc) cost more than exploring a small test. */
+    explorer *e = malloc(sizeof *e);
+    memset(e, 0, offsetof(explorer, x));
+    memset(&e->forced, 0, sizeof e->forced);
+    e->sh = sh;
+    e->t = sh->t;
+    e->o = sh->o;
+    e->tp = sh->tp;
+    e->nthreads = sh->t->nthreads;
+    e->worker = wa->worker;
+    e->x = malloc(sizeof *e->x);
+    e->prune = true;
+    for (int m = 0; m < sh->o->nmodels; m++)
+        e->prune = e->prune && sh->o->models[m]->prune_order;
+    for (int p = 0; p < sh->nparts && !sh->failed; p++) {
+        e->part = p;
+        e->pr = &sh->results[p * sh->nworkers + wa->worker];
+        e->unit = 0;
+        e->key = 0;
+        explore_part(e);
+    }
+    free(e->x);
+    free(e);
+    return NULL;
+}
+
+/* ---- parts ---------------------------------------------------------------------------- */
+
+static int find_root(int *parent, int i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+static void unite(int *parent, int a, int b) { parent[find_root(parent, a)] = find_root(parent, b); }
+
+/* Threads that share a cell, a workgroup or a fence.sc (or a Vulkan ssw)
+ * belong to one part. */
+static void split_parts(shared *sh)
+{
+    const test *t = sh->t;
+    int n = t->nthreads, parent[MAX_THREADS];
+    for (int i = 0; i < n; i++)
+        parent[i] = i;
+    int *owner = malloc((size_t)(t->ncells ? t->ncells : 1) * sizeof *owner);
+    for (int c = 0; c < t->ncells; c++)
+        owner[c] = -1;
+    int sc_thread = -1;
+    for (int th = 0; th < n; th++) {
+        for (int p = 0; p < sh->tp[th].n; p++) {
+            const tpath *pa = &sh->tp[th].v[p];
+            for (int k = 0; k < pa->nev; k++) {
+                const pevent *pe = &pa->ev[k];
+                if (pe->cell >= 0) {
+                    if (owner[pe->cell] < 0)
+                        owner[pe->cell] = th;
+                    else
+                        unite(parent, th, owner[pe->cell]);
+                }
+                if ((pe->kind == EV_F && pe->ord == ORD_SEQ_CST) || pe->ord == ORD_SEQ_CST) {
+                    if (sc_thread < 0)
+                        sc_thread = th;
+                    else
+                        unite(parent, th, sc_thread);
+                }
+            }
+        }
+        for (int u = 0; u < th; u++)
+            if (t->threads[u].gpu == t->threads[th].gpu && t->threads[u].wg == t->threads[th].wg)
+                unite(parent, th, u);
+    }
+    for (int i = 0; i < t->nssw; i++)
+        if (t->ssw[i][0] < n && t->ssw[i][1] < n)
+            unite(parent, t->ssw[i][0], t->ssw[i][1]);
+    int id[MAX_THREADS];
+    for (int i = 0; i < n; i++)
+        id[i] = -1;
+    sh->nparts = 0;
+    for (int th = 0; th < n; th++) {
+        int r = find_root(parent, th);
+        if (id[r] < 0)
+            id[r] = sh->nparts++;
+        sh->part_of[th] = id[r];
+    }
+    /* Show items go with the part of their thread, or of their cell's users;
+     * a cell nobody touches keeps its initial value (part -1). */
+    explore_result *res = sh->res;
+    for (int p = 0; p < sh->nparts; p++) {
+        sh->pshow[p] = malloc((size_t)(res->nshow ? res->nshow : 1) * sizeof **sh->pshow);
+        sh->npshow[p] = 0;
+    }
+    for (int i = 0; i < res->nshow; i++) {
+        const show_item *s = &res->show[i];
+        int p = s->is_mem ? (owner[s->cell] >= 0 ? sh->part_of[owner[s->cell]] : -1) : sh->part_of[s->thread];
+        if (p >= 0)
+            sh->pshow[p][sh->npshow[p]++] = i;
+    }
+    free(owner);
+}
+
+/* ---- merging workers, combining parts --------------------------------------------------- */
+
+static void part_model_free(part_model *pm)
+{
+    for (int i = 0; i < pm->nouts; i++) {
+        free(pm->outs[i].vals);
+        free(pm->example[i]);
+    }
+    free(pm->outs);
+    free(pm->example);
+    free(pm->example_key);
+    free(pm->races);
+    free(pm->witness);
+    memset(pm, 0, sizeof *pm);
+}
+
+/* Adds src (one worker's result for a part) into dst. */
+static void merge_part_model(part_model *dst, part_model *src, int ns)
+{
+    dst->consistent += src->consistent;
+    dst->hangs += src->hangs;
+    dst->errors += src->errors;
+    if (src->hang_msg[0] && (!dst->hang_msg[0] || src->hang_key < dst->hang_key)) {
+        memcpy(dst->hang_msg, src->hang_msg, sizeof dst->hang_msg);
+        dst->hang_key = src->hang_key;
+    }
+    if (src->error_msg[0] && (!dst->error_msg[0] || src->error_key < dst->error_key)) {
+        memcpy(dst->error_msg, src->error_msg, sizeof dst->error_msg);
+        dst->error_key = src->error_key;
+    }
+    for (int i = 0; i < src->nouts; i++) {
+        outcome *o = &src->outs[i];
+        int k;
+        for (k = 0; k < dst->nouts; k++)
+            if (dst->outs[k].hang == o->hang && dst->outs[k].error == o->error &&
+                memcmp(dst->outs[k].vals, o->vals, (size_t)ns * sizeof *o->vals) == 0)
+                break;
+        if (k == dst->nouts) {
+            if (dst->nouts == dst->capouts) {
+                dst->capouts = dst->capouts ? dst->capouts * 2 : 8;
+                dst->outs = realloc(dst->outs, (size_t)dst->capouts * sizeof *dst->outs);
+                dst->example = realloc(dst->example, (size_t)dst->capouts * sizeof *dst->example);
+                dst->example_key = realloc(dst->example_key, (size_t)dst->capouts * sizeof *dst->example_key);
+            }
+            dst->outs[k] = *o;
+            o->vals = NULL;
+            dst->example[k] = src->example[i];
+            dst->example_key[k] = src->example_key[i];
+            src->example[i] = NULL;
+            dst->nouts++;
+        } else {
+            dst->outs[k].count += o->count;
+            if (src->example[i] && (!dst->example[k] || src->example_key[i] < dst->example_key[k])) {
+                free(dst->example[k]);
+                dst->example[k] = src->example[i];
+                dst->example_key[k] = src->example_key[i];
+                src->example[i] = NULL;
+            }
+        }
+    }
+    for (int i = 0; i < src->nraces; i++) {
+        race_report *r = &src->races[i];
+        int j;
+        for (j = 0; j < dst->nraces; j++)
+            if (dst->races[j].a == r->a && dst->races[j].b == r->b && dst->races[j].ta == r->ta && dst->races[j].tb == r->tb)
+                break;
+        if (j == dst->nraces) {
+            if (dst->nraces == dst->capraces) {
+                dst->capraces = dst->capraces ? dst->capraces * 2 : 4;
+                dst->races = realloc(dst->races, (size_t)dst->capraces * sizeof *dst->races);
+            }
+            dst->races[dst->nraces++] = *r;
+        } else {
+            dst->races[j].count += r->count;
+        }
+    }
+    if (src->witness && (src->witness_rank > dst->witness_rank ||
+                         (src->witness_rank == dst->witness_rank && src->witness_key < dst->witness_key))) {
+        free(dst->witness);
+        dst->witness = src->witness;
+        src->witness = NULL;
+        dst->witness_v = src->witness_v;
+        dst->witness_rank = src->witness_rank;
+        dst->witness_key = src->witness_key;
+    }
+    part_model_free(src);
+}
+
+/* Outcome order: by hang, error, then values (qsort has no context
+ * argument, so the outcomes being sorted are reached through these). */
+static const outcome *sort_outs;
+static int sort_ns;
+
+static int cmp_outcome_index(const void *a, const void *b)
+{
+    const outcome *x = &sort_outs[*(const int *)a], *y = &sort_outs[*(const int *)b];
+    if (x->hang != y->hang)
+        return x->hang - y->hang;
+    if (x->error != y->error)
+        return x->error - y->error;
+    for (int i = 0; i < sort_ns; i++)
+        if (x->vals[i] != y->vals[i])
+            return x->vals[i] < y->vals[i] ? -1 : 1;
+    return 0;
+}
+
+/* Sorts a part's outcomes (and their examples) by value, so that output does
+ * not depend on the order workers found them in. */
+static void sort_part(part_model *pm, int ns)
+{
+    size_t n = pm->nouts > 0 ? (size_t)pm->nouts : 0;
+    if (n < 2)
+        return;
+    int *idx = malloc(n * sizeof *idx);
+    for (size_t i = 0; i < n; i++)
+        idx[i] = (int)i;
+    sort_outs = pm->outs;
+    sort_ns = ns;
+    qsort(idx, n, sizeof *idx, cmp_outcome_index);
+    outcome *o2 = malloc(n * sizeof *o2);
+    execution **e2 = malloc(n * sizeof *e2);
+    long *k2 = malloc(n * sizeof *k2);
+    for (size_t i = 0; i < n; i++) {
+        o2[i] = pm->outs[idx[i]];
+        e2[i] = pm->example[idx[i]];
+        k2[i] = pm->example_key[idx[i]];
+    }
+    memcpy(pm->outs, o2, n * sizeof *o2);
+    memcpy(pm->example, e2, n * sizeof *e2);
+    memcpy(pm->example_key, k2, n * sizeof *k2);
+    free(o2);
+    free(e2);
+    free(k2);
+    free(idx);
+}
+
+/* Appends src's events and relations to dst; false if they do not fit. */
+static bool merge_exec(execution *dst, const execution *src, model_verdict *v, const model_verdict *sv)
+{
+    int off = dst->n;
+    if (off + src->n > REL_MAX)
+        return false;
+    for (int i = 0; i < src->n; i++) {
+        dst->ev[off + i] = src->ev[i];
+        if (src->ev[i].rmw_partner >= 0)
+            dst->ev[off + i].rmw_partner += off;
+    }
+    const rel *from[] = {&src->po, &src->rf, &src->co, &src->rmw, &src->dep, &src->kb, &src->bar};
+    rel *to[] = {&dst->po, &dst->rf, &dst->co, &dst->rmw, &dst->dep, &dst->kb, &dst->bar};
+    for (int r = 0; r < 7; r++)
+        for (int i = 0; i < src->n; i++)
+            for (int j = 0; j < src->n; j++)
+                if ((from[r]->row[i].w[j / 64] >> (j % 64)) & 1)
+                    to[r]->row[off + i].w[(off + j) / 64] |= 1ull << ((off + j) % 64);
+    dst->n += src->n;
+    for (int i = 0; sv && i < sv->nraces && v->nraces < MAX_RACES_PER_EXEC; i++)
+        v->races[v->nraces++] = (race_pair){sv->races[i].a + off, sv->races[i].b + off, sv->races[i].why};
+    return true;
+}
+
+static void add_final_outcome(model_result *mr, const int64_t *vals, int ns, bool hang, bool error, bool cond, long count)
+{
+    if (mr->nouts == mr->capouts) {
+        mr->capouts = mr->capouts ? mr->capouts * 2 : 8;
+        mr->outs = realloc(mr->outs, (size_t)mr->capouts * sizeof *mr->outs);
+    }
+    outcome *o = &mr->outs[mr->nouts++];
+    o->vals = malloc((size_t)(ns ? ns : 1) * sizeof *vals);
+    memcpy(o->vals, vals, (size_t)ns * sizeof *vals);
+    o->hang = hang;
+    o->error = error;
+    o->cond = cond;
+    o->count = count;
+}
+
+/* The product of the parts' outcomes under model m. */
+static int combine(shared *sh, int m)
+{
+    const test *t = sh->t;
+    explore_result *res = sh->res;
+    model_result *mr = &res->mr[m];
+    part_model *pm[MAX_THREADS];
+    long combos = 1;
+    mr->consistent = 1;
+    for (int p = 0; p < sh->nparts; p++) {
+        pm[p] = &sh->results[p * sh->nworkers].pm[m];
+        combos *= pm[p]->nouts;
+        mr->consistent *= pm[p]->consistent;
+        if (combos > MAX_COMBINED) {
+            snprintf(sh->err, sizeof sh->err,
+                     "%s: error: the independent parts of this test combine into more than %d final states; "
+                     "add to the condition or split the test",
+                     t->file, MAX_COMBINED);
+            return -1;
+        }
+    }
+    for (int p = 0; p < sh->nparts; p++) {
+        part_model *q = pm[p];
+        mr->hangs += q->hangs ? 1 : 0;
+        if (q->hang_msg[0] && !mr->hang_msg[0])
+            memcpy(mr->hang_msg, q->hang_msg, sizeof mr->hang_msg);
+        if (q->error_msg[0] && !mr->error_msg[0])
+            memcpy(mr->error_msg, q->error_msg, sizeof mr->error_msg);
+        for (int i = 0; i < q->nraces; i++) {
+            if (mr->nraces == mr->capraces) {
+                mr->capraces = mr->capraces ? mr->capraces * 2 : 4;
+                mr->races = realloc(mr->races, (size_t)mr->capraces * sizeof *mr->races);
+            }
+            mr->races[mr->nraces++] = q->races[i];
+        }
+    }
+    mr->hangs = 0;
+    int ns = res->nshow;
+    int64_t vals[MAX_SHOW];
+    /* Show items no part touches keep their initial values. */
+    for (int i = 0; i < ns; i++) {
+        const show_item *s = &res->show[i];
+        if (s->is_mem) {
+            const location *L = &t->locs[cell_loc(t, s->cell)];
+            vals[i] = L->init[s->cell - L->first_cell];
+        } else {
+            vals[i] = 0;
+        }
+    }
+    int pick[MAX_THREADS] = {0};
+    bool found_witness = false;
+    int witness_pick[MAX_THREADS];
+    for (long c = 0; c < combos && combos > 0; c++) {
+        long count = 1;
+        bool hang = false, error = false;
+        for (int p = 0; p < sh->nparts; p++) {
+            const outcome *o = &pm[p]->outs[pick[p]];
+            count *= o->count;
+            hang = hang || o->hang;
+            error = error || o->error;
+            for (int i = 0; i < sh->npshow[p]; i++)
+                vals[sh->pshow[p][i]] = o->vals[i];
+        }
+        bool cv = t->cond ? cond_on_vals(res, t->cond, vals) : true;
+        if (cv)
+            mr->positive += count;
+        else
+            mr->negative += count;
+        if (hang)
+            mr->hangs += count;
+        if (error)
+            mr->errors += count;
+        add_final_outcome(mr, vals, ns, hang, error, cv, count);
+        bool interesting = t->quant == Q_FORALL ? !cv : cv;
+        if (interesting && !found_witness) {
+            found_witness = true;
+            memcpy(witness_pick, pick, sizeof pick);
+        }
+        for (int p = 0; p < sh->nparts; p++) {
+            if (++pick[p] < pm[p]->nouts)
+                break;
+            pick[p] = 0;
+        }
+    }
+    /* The witness: a combination that shows the condition, else a race, a
+     * hang, or any execution; the parts' executions drawn side by side. */
+    int best_part = -1;
+    for (int p = 0; p < sh->nparts; p++)
+        if (pm[p]->witness && (best_part < 0 || pm[p]->witness_rank > pm[best_part]->witness_rank))
+            best_part = p;
+    if (combos == 0)
+        return 0;
+    execution *w = calloc(1, sizeof *w);
+    w->t = t;
+    model_verdict wv = {0};
+    bool use_pick = found_witness || best_part < 0 || pm[best_part]->witness_rank <= 1;
+    for (int p = 0; p < sh->nparts; p++) {
+        const execution *part_exec;
+        const model_verdict *pv = NULL;
+        if (use_pick) {
+            int k = found_witness ? witness_pick[p] : 0;
+            part_exec = k < MAX_EXAMPLES ? pm[p]->example[k] : NULL;
+            if (p == best_part && pm[p]->witness && pm[p]->witness_rank == 3)
+                pv = NULL;
+        } else if (p == best_part) {
+            part_exec = pm[p]->witness;
+            pv = &pm[p]->witness_v;
+        } else {
+            part_exec = pm[p]->example[0];
+        }
+        if (part_exec && !merge_exec(w, part_exec, &wv, pv) && p == best_part) {
+            /* Too large to draw whole: the interesting part alone. */
+            memset(w, 0, sizeof *w);
+            w->t = t;
+            wv.nraces = 0;
+            merge_exec(w, part_exec, &wv, pv);
+            break;
+        }
+    }
+    mr->witness = w;
+    mr->witness_v = wv;
+    mr->witness_rank = found_witness ? 4 : best_part >= 0 ? pm[best_part]->witness_rank : 1;
+    return 0;
+}
+
 /* ---- driver ------------------------------------------------------------------------ */
 
 int explore(const test *t, const explore_opts *o, explore_result *res)
@@ -670,49 +1276,76 @@ int explore(const test *t, const explore_opts *o, explore_result *res)
         for (int c = 0; c < t->ncells; c++)
             add_show(res, (show_item){.is_mem = true, .cell = c});
     }
-    if (t->nthreads > 64 || t->ncells > 4096) {
-        snprintf(res->err, sizeof res->err, "%s: error: at most 64 threads and 4096 memory cells can be explored", t->file);
+    if (t->nthreads > MAX_THREADS || t->ncells > 4096) {
+        snprintf(res->err, sizeof res->err, "%s: error: at most %d threads and 4096 memory cells can be explored", t->file,
+                 MAX_THREADS);
         return -1;
     }
-    explorer *e = calloc(1, sizeof *e);
-    e->t = t;
-    e->o = o;
-    e->res = res;
-    e->nthreads = t->nthreads;
-    e->tp = calloc((size_t)t->nthreads, sizeof *e->tp);
-    e->choice = calloc((size_t)t->nthreads, sizeof *e->choice);
-    e->x = malloc(sizeof *e->x);
-    clock_gettime(CLOCK_MONOTONIC, &e->start);
-    e->last_progress = e->start;
+    shared *sh = calloc(1, sizeof *sh);
+    sh->t = t;
+    sh->o = o;
+    sh->res = res;
+    pthread_mutex_init(&sh->lock, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &sh->start);
+    sh->tp = calloc((size_t)(t->nthreads ? t->nthreads : 1), sizeof *sh->tp);
     int rc = 0;
     for (int th = 0; th < t->nthreads && rc == 0; th++)
-        rc = symexec_thread(t, th, &e->tp[th], res->err, sizeof res->err);
-    while (rc == 0) {
-        if (build_combination(e) < 0) {
-            snprintf(res->err, sizeof res->err, "%s: error: an execution has more than %d events: too large to explore",
-                     t->file, REL_MAX);
+        rc = symexec_thread(t, th, &sh->tp[th], res->err, sizeof res->err);
+    if (rc == 0) {
+        split_parts(sh);
+        res->nparts = sh->nparts;
+        sh->nworkers = o->jobs > 0 ? o->jobs : 1;
+        sh->results = calloc((size_t)(sh->nparts * sh->nworkers), sizeof *sh->results);
+        if (sh->nworkers == 1) {
+            worker_arg wa = {sh, 0};
+            worker_main(&wa);
+        } else {
+            pthread_t tids[256];
+            worker_arg wa[256];
+            int n = sh->nworkers < 256 ? sh->nworkers : 256;
+            for (int w = 0; w < n; w++) {
+                wa[w] = (worker_arg){sh, w};
+                pthread_create(&tids[w], NULL, worker_main, &wa[w]);
+            }
+            for (int w = 0; w < n; w++)
+                pthread_join(tids[w], NULL);
+        }
+        if (sh->failed) {
+            snprintf(res->err, sizeof res->err, "%s", sh->err);
             rc = -1;
-            break;
         }
-        enum_rf(e, 0);
-        /* Next combination of paths (odometer). */
-        int th = 0;
-        while (th < t->nthreads && ++e->choice[th] == e->tp[th].n) {
-            e->choice[th] = 0;
-            th++;
+        for (int p = 0; p < sh->nparts; p++) {
+            part_result *first = &sh->results[p * sh->nworkers];
+            for (int w = 1; w < sh->nworkers; w++) {
+                part_result *pr = &sh->results[p * sh->nworkers + w];
+                first->candidates += pr->candidates;
+                for (int m = 0; m < o->nmodels; m++)
+                    merge_part_model(&first->pm[m], &pr->pm[m], sh->npshow[p]);
+            }
+            res->candidates += first->candidates;
+            for (int m = 0; m < o->nmodels; m++)
+                sort_part(&first->pm[m], sh->npshow[p]);
         }
-        if (th == t->nthreads)
-            break;
+        for (int m = 0; m < o->nmodels && rc == 0; m++)
+            if (combine(sh, m) != 0) {
+                snprintf(res->err, sizeof res->err, "%s", sh->err);
+                rc = -1;
+            }
+        for (int p = 0; p < sh->nparts * sh->nworkers; p++)
+            for (int m = 0; m < o->nmodels; m++)
+                part_model_free(&sh->results[p].pm[m]);
+        for (int p = 0; p < sh->nparts; p++)
+            free(sh->pshow[p]);
+        free(sh->results);
     }
-    res->seconds = elapsed(&e->start);
-    if (e->printed_progress)
-        fprintf(stderr, "\r%*s\r", 79, "");
+    res->seconds = elapsed(&sh->start);
+    if (sh->printed_progress)
+        fprintf(stderr, "\r%*s\r", 100, "");
     for (int th = 0; th < t->nthreads; th++)
-        thread_paths_free(&e->tp[th]);
-    free(e->tp);
-    free(e->choice);
-    free(e->x);
-    free(e);
+        thread_paths_free(&sh->tp[th]);
+    free(sh->tp);
+    pthread_mutex_destroy(&sh->lock);
+    free(sh);
     return rc;
 }
 
@@ -732,6 +1365,8 @@ void explore_result_free(explore_result *r)
 
 verdict_t result_verdict(const test *t, const model_result *mr)
 {
+    if (mr->errors)
+        return V_ERROR;
     if (mr->m->races_are_ub && mr->nraces)
         return V_RACE;
     if (mr->hangs)

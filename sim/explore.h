@@ -15,6 +15,7 @@ typedef struct {
     const model *models[MAX_MODELS];
     int nmodels;
     bool progress;          /* a progress line on stderr after a second */
+    int jobs;               /* worker threads (0 or 1: one) */
 } explore_opts;
 
 /* What the final state shows: registers and cells of the condition, or every
@@ -58,6 +59,7 @@ typedef struct {
     int nshow;
     long candidates;
     double seconds;
+    int nparts;             /* independent parts the test split into */
     int nmodels;
     model_result mr[MAX_MODELS];
     char err[1024];

@@ -437,7 +437,7 @@ bool parse_heap(parser *p)
         } else if (accept(p, T_SEMI)) {
         } else if (tok_is(&tk, "ranks")) {
             advance(p);
-            int64_t v;
+            int64_t v = 0;
             ok = const_int(p, 1, MAX_GPUS, "the number of ranks", &v);
             h->ranks = (int)v;
         } else if (tok_is(&tk, "size")) {
