@@ -1,6 +1,7 @@
 /* --json: everything the text says, for tools, through Debian's cJSON. */
 #include <cjson/cJSON.h>
 
+#include "../sim/diagnose.h"
 #include "report.h"
 
 static cJSON *event_json(const test *t, const event *e)
@@ -72,6 +73,11 @@ cJSON *report_json(const test *t, const explore_result *r)
             cJSON_AddStringToObject(jm, "hang", mr->hang_msg);
         if (mr->errors)
             cJSON_AddStringToObject(jm, "error", mr->error_msg);
+        diagnosis dg;
+        diagnose(t, mr, &dg);
+        cJSON *jd = cJSON_AddArrayToObject(jm, "diagnosis");
+        for (int i = 0; i < dg.n; i++)
+            cJSON_AddItemToArray(jd, cJSON_CreateString(dg.line[i]));
         verdict_t v = result_verdict(t, mr);
         cJSON_AddStringToObject(jm, "verdict", verdict_name(v));
         const expectation *ex = expectation_for(t, mr->m->name);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../sim/diagnose.h"
 #include "report.h"
 
 static const char *quant_word(quant_t q) { return q == Q_EXISTS ? "exists" : q == Q_NOT_EXISTS ? "~exists" : "forall"; }
@@ -58,6 +59,10 @@ static void report_model(FILE *out, const test *t, const explore_result *r, cons
     }
     if (mr->hangs)
         fprintf(out, "Hang in %ld execution%s: %s\n", mr->hangs, mr->hangs == 1 ? "" : "s", mr->hang_msg);
+    diagnosis dg;
+    diagnose(t, mr, &dg);
+    for (int i = 0; i < dg.n; i++)
+        fprintf(out, "Diagnosis: %s\n", dg.line[i]);
     if (mr->errors)
         fprintf(out, "Error in %ld execution%s: %s\n", mr->errors, mr->errors == 1 ? "" : "s", mr->error_msg);
     verdict_t v = result_verdict(t, mr);
