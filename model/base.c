@@ -1,5 +1,7 @@
 #include "base.h"
 
+#include <string.h>
+
 static bool in_instance(const event *a, scope_t s, const event *b)
 {
     switch (s) {
@@ -23,6 +25,15 @@ scope_t effective_scope(const execution *x, const event *e)
 }
 
 void base_compute(base *b, const execution *x)
+{
+    rel *storage = rel_new();
+    for (int i = 1; i < 4; i++)
+        rel_new();
+    base_compute_static(b, x, storage);
+    base_compute_dynamic(b);
+}
+
+void base_compute_static(base *b, const execution *x, rel storage[4])
 {
     int n = x->n;
     b->x = x;
@@ -72,25 +83,34 @@ void base_compute(base *b, const execution *x)
     b->Wr = set_or(b->Wr, set_empty());
     b->M = set_or(set_or(b->Rd, b->Wr), b->IW);
 
-    rel *sloc = rel_new(), *incl = rel_new(), *conflict = rel_new(), *cxg = rel_new();
+    rel *sloc = &storage[0], *incl = &storage[1], *conflict = &storage[2], *cxg = &storage[3];
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < n; i++)
+            memset(&storage[k].row[i], 0, sizeof storage[k].row[i]);
+    /* Per event: its effective scope and whether its cell is coarse. */
+    scope_t eff[REL_MAX];
+    bool coarse[REL_MAX];
+    for (int i = 0; i < n; i++) {
+        eff[i] = effective_scope(x, &x->ev[i]);
+        coarse[i] = x->ev[i].cell >= 0 && x->t->locs[cell_loc(x->t, x->ev[i].cell)].gran == GRAN_COARSE;
+    }
     for (int i = 0; i < n; i++) {
         const event *a = &x->ev[i];
-        scope_t sa = effective_scope(x, a);
+        scope_t sa = eff[i];
         for (int j = 0; j < n; j++) {
             const event *c = &x->ev[j];
             if (a->cell >= 0 && a->cell == c->cell)
                 rel_add(sloc, i, j);
             if (i == j)
                 continue;
-            scope_t sc = effective_scope(x, c);
+            scope_t sc = eff[j];
             if (a->kind == EV_IW || c->kind == EV_IW || a->thread == c->thread ||
                 (in_instance(a, sa, c) && in_instance(c, sc, a)))
                 rel_add(incl, i, j);
             if (a->cell >= 0 && a->cell == c->cell && a->kind != EV_IW && c->kind != EV_IW) {
                 if (a->thread != c->thread && (a->kind == EV_W || c->kind == EV_W))
                     rel_add(conflict, i, j);
-                const location *L = &x->t->locs[cell_loc(x->t, a->cell)];
-                if (L->gran == GRAN_COARSE && a->gpu != c->gpu)
+                if (coarse[i] && a->gpu != c->gpu)
                     rel_add(cxg, i, j);
             }
         }
@@ -106,6 +126,10 @@ void base_compute(base *b, const execution *x)
     b->dep = &x->dep;
     b->kb = &x->kb;
     b->bar = &x->bar;
+}
+
+void base_compute_dynamic(base *b)
+{
     b->po_loc = I(b->po, b->sloc);
     /* fr = rf^-1 ; co   (initial writes are co-first, so init reads are covered) */
     b->fr = S(inv(b->rf), b->co);

@@ -17,6 +17,12 @@ typedef struct {
 
 void base_compute(base *b, const execution *x);
 
+/* The same in two steps, for a search that changes only rf and co: the
+ * event-only part once into storage that outlives the arena (4 relations),
+ * then per candidate the rf/co-dependent part (po_loc, fr) in the arena. */
+void base_compute_static(base *b, const execution *x, rel storage[4]);
+void base_compute_dynamic(base *b);
+
 /* Effective scope after granularity: coarse memory acts at most at agent. */
 scope_t effective_scope(const execution *x, const event *e);
 

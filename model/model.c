@@ -33,6 +33,20 @@ R kernel_ordered(R hb, R kb)
  * An initial write is before every other write. */
 bool violates_prune_order(const base *b, R order, set decided_reads)
 {
+    /* Atomicity, in every model here: two RMWs whose scopes include each
+     * other cannot both read the same write (one would have to be between
+     * the other's read and write). */
+    for (int r1 = 0; r1 < rel_n(); r1++) {
+        if (!set_has(decided_reads, r1) || b->x->ev[r1].rmw_partner < 0)
+            continue;
+        for (int r2 = r1 + 1; r2 < rel_n(); r2++) {
+            if (!set_has(decided_reads, r2) || b->x->ev[r2].rmw_partner < 0 || !rel_has(b->incl, r1, r2))
+                continue;
+            for (int w = 0; w < rel_n(); w++)
+                if (rel_has(b->rf, w, r1) && rel_has(b->rf, w, r2))
+                    return true;
+        }
+    }
     for (int r = 0; r < rel_n(); r++) {
         if (!set_has(decided_reads, r))
             continue;
@@ -55,4 +69,26 @@ bool violates_prune_order(const base *b, R order, set decided_reads)
         }
     }
     return false;
+}
+
+bool final_state_coherent(const base *b)
+{
+    for (int r = 0; r < rel_n(); r++) {
+        if (!set_has(b->Rd, r))
+            continue;
+        for (int w = 0; w < rel_n(); w++) {
+            if (!rel_has(b->rf, w, r) || set_has(b->IW, w))
+                continue;
+            for (int w2 = 0; w2 < rel_n(); w2++) {
+                if (w2 == w || !set_has(b->Wr, w2) || !rel_has(b->sloc, w2, r))
+                    continue;
+                if (rel_has(b->po, w2, r) && !rel_has(b->co, w2, w))
+                    return false;
+                if (rel_has(b->po, r, w2) && rel_has(b->incl, w, r) && rel_has(b->incl, w, w2) &&
+                    !rel_has(b->co, w, w2))
+                    return false;
+            }
+        }
+    }
+    return true;
 }

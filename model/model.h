@@ -41,6 +41,13 @@ void verdict_add_race(model_verdict *v, int a, int b, const char *why);
 /* Pairs ordered only through kernel boundaries: hb? ; kb ; hb?  (either way). */
 R kernel_ordered(R hb, R kb);
 
+/* For models whose co is partial (ptx, vulkan): the explorer's total co,
+ * which gives the final state, is coherent with what each thread read --
+ * its own earlier write is before the write it reads (CoWR), and a write
+ * after a read is after the write read when incl relates them (CoRW).  The
+ * explorer's pruning assumes exactly this, so verdicts do not depend on it. */
+bool final_state_coherent(const base *b);
+
 /* Does the order rule out every completion of the rf decided so far? */
 bool violates_prune_order(const base *b, R order, set decided_reads);
 

@@ -174,6 +174,12 @@ static void ptx_check(const base *b, model_verdict *v)
      * included) -- ptx.als's co_per_scope.  A5 and A3 are checked with the
      * partial co, for each sc (ptx_axioms). */
     c.co_req = I(b->co, U(ms, cross(b->IW, set_all())));
+    /* The final state is the co-last write of the explorer's total order;
+     * with co partial it must still be coherent with what threads read. */
+    if (!final_state_coherent(b)) {
+        v->failed = "Coherence (final state)";
+        return;
+    }
 
     /* sc orders the morally strong pairs of fence.sc; every acyclic choice is
      * the restriction of a total order, so search total orders fence by

@@ -57,6 +57,8 @@ typedef struct {
     char err[1024];
     struct timespec start;
     long progress_candidates;
+    long nodes;
+    long next_unit[MAX_THREADS];    /* per part: the next unit a worker may claim */
     pthread_mutex_t lock;
     bool printed_progress;
 } shared;
@@ -70,8 +72,11 @@ typedef struct {
     bool active[MAX_THREADS];
     int part, worker;
     part_result *pr;
-    long unit;               /* (combination, first read) units seen */
-    long key;                /* order of candidates, for deterministic choices */
+    long unit;               /* units (search nodes at the split depth) walked */
+    long claimed;            /* the unit this worker will explore next */
+    int split;               /* depth of the units */
+    long key;                /* (unit, candidate within it): deterministic choices */
+    long nodes;              /* search nodes visited */
     /* the current combination */
     execution *x;
     int nthreads;
@@ -92,6 +97,8 @@ typedef struct {
     const char *error;
     int error_thread;
     rel forced;              /* co edges every model forces */
+    rel base_storage[4];     /* the event-only relations of the combination */
+    base sbase;              /* ... and its sets, computed once per combination */
     bool prune;              /* every model offers a prune order */
     /* coherence enumeration */
     int ncells_w;
@@ -338,8 +345,8 @@ static void check_candidate(explorer *e)
                 rel_add(&x->co, e->coperm[k][i], e->coperm[k][j]);
         }
     }
-    base b;
-    base_compute(&b, x);
+    base b = e->sbase;
+    base_compute_dynamic(&b);
     for (int m = 0; m < e->o->nmodels; m++) {
         part_model *pm = &e->pr->pm[m];
         int mark = rel_mark();
@@ -474,10 +481,38 @@ static bool settle_values(explorer *e, int decided)
     return true;
 }
 
+/* A hanging await reads its cell's last write: not the initial write when
+ * the cell has other writes, nor a write that an RMW reads (its own write
+ * comes after it; for PTX this needs the two to be morally strong). */
+static bool hang_reads_can_be_last(explorer *e, int decided)
+{
+    const execution *x = e->x;
+    for (int r = 0; r < decided; r++) {
+        int ev = e->read_ev[r];
+        if (!x->ev[ev].await_hang)
+            continue;
+        int w = e->rf_of[ev], c = x->ev[ev].cell;
+        if (x->ev[w].kind == EV_IW) {
+            for (int k = 0; k < e->ncells_w; k++)
+                if (e->wcell[k] == c && e->nw[k] > 0)
+                    return false;
+            continue;
+        }
+        for (int q = 0; q < decided; q++) {
+            int ev2 = e->read_ev[q];
+            if (ev2 != ev && e->rf_of[ev2] == w && x->ev[ev2].rmw_partner >= 0 &&
+                rel_has(e->sbase.incl, w, ev2))
+                return false;
+        }
+    }
+    return true;
+}
+
 /* May some completion of the first `decided` reads-from be consistent under
  * some model?  At a leaf, also records what co every model forces. */
 static bool worth_exploring(explorer *e, int decided)
 {
+    e->nodes++;
     execution *x = e->x;
     rel_begin(x->n);
     /* Every model here forbids rf | dep cycles (thin air); values along such
@@ -486,13 +521,15 @@ static bool worth_exploring(explorer *e, int decided)
         return false;
     if (!settle_values(e, decided))
         return false;
+    if (!hang_reads_can_be_last(e, decided))
+        return false;
     if (!e->prune) {
         if (decided == e->nreads)
             memset(&e->forced, 0, sizeof e->forced);
         return true;
     }
-    base b;
-    base_compute(&b, x);
+    base b = e->sbase;
+    base_compute_dynamic(&b);
     set dec = set_empty();
     for (int r = 0; r < decided; r++)
         set_add(&dec, e->read_ev[r]);
@@ -520,15 +557,49 @@ static bool worth_exploring(explorer *e, int decided)
         if (!violates && !forced)
             return true;
     }
-    if (forced)
+    if (forced && !all_violate) {
+        /* Coherence along reads-from, the same in every model here: a thread's
+         * own earlier write is before what it reads (CoWR), and a write after
+         * a read is after the write it read (CoRW; PTX needs the accesses to
+         * be morally strong, hence incl). */
+        for (int r = 0; r < x->n; r++) {
+            if (x->ev[r].kind != EV_R)
+                continue;
+            int w = e->rf_of[r];
+            if (x->ev[w].kind == EV_IW)
+                continue;
+            for (int w2 = 0; w2 < x->n; w2++) {
+                if (w2 == w || x->ev[w2].kind != EV_W || x->ev[w2].cell != x->ev[r].cell)
+                    continue;
+                if (rel_has(&x->po, w2, r))
+                    rel_add(forced, w2, w);
+                else if (rel_has(&x->po, r, w2) && rel_has(b.incl, w, r) && rel_has(b.incl, w, w2))
+                    rel_add(forced, w, w2);
+            }
+        }
         e->forced = *forced;
+    }
     return !all_violate;
+}
+
+/* Workers walk the top of the search alike and claim its nodes at the split
+ * depth from a shared counter, so a worker whose units die early takes more. */
+static bool claim_unit(explorer *e)
+{
+    long u = e->unit++;
+    if (u != e->claimed)
+        return false;
+    e->claimed = __atomic_fetch_add(&e->sh->next_unit[e->part], 1, __ATOMIC_RELAXED);
+    e->key = u << 24;
+    return true;
 }
 
 static void enum_rf(explorer *e, int r)
 {
     execution *x = e->x;
     if (e->sh->failed)
+        return;
+    if (r == e->split && !claim_unit(e))
         return;
     if (r == e->nreads) {
         bool used[REL_MAX] = {0};
@@ -537,9 +608,6 @@ static void enum_rf(explorer *e, int r)
     }
     int ev = e->read_ev[r];
     for (int i = 0; i < e->ncand[r]; i++) {
-        /* -j: the first read's choices are units dealt to the workers. */
-        if (r == 0 && (e->unit++ % e->sh->nworkers) != e->worker)
-            continue;
         int w = e->cand[r][i];
         e->rf_of[ev] = w;
         rel_add(&x->rf, w, ev);
@@ -552,6 +620,28 @@ static void enum_rf(explorer *e, int r)
 static int thread_of_event(const explorer *e, int ev) { return e->x->ev[ev].thread; }
 
 /* ---- one combination of thread paths -------------------------------------------- */
+
+/* Whether two threads share a named barrier's scope instance (import/). */
+static bool same_bar_domain(scope_t s, int g1, int w1, int v1, int g2, int w2, int v2)
+{
+    switch (s) {
+    case SCOPE_SYS: return true;
+    case SCOPE_AGENT: return g1 == g2;
+    case SCOPE_WAVE: return g1 == g2 && w1 == w2 && v1 == v2;
+    default: return g1 == g2 && w1 == w2;
+    }
+}
+
+/* The order reads are decided in: atomics before plain reads, by cell. */
+static bool read_before(const execution *x, int a, int b)
+{
+    bool pa = x->ev[a].ord == ORD_PLAIN, pb = x->ev[b].ord == ORD_PLAIN;
+    if (pa != pb)
+        return !pa;
+    if (x->ev[a].cell != x->ev[b].cell)
+        return x->ev[a].cell < x->ev[b].cell;
+    return a < b;
+}
 
 static int build_combination(explorer *e)
 {
@@ -613,9 +703,10 @@ static int build_combination(explorer *e)
                 }
         }
     }
-    /* Named barriers (import/): the threads of a workgroup that use a name
-     * take part in it; a thread that waits at more instances of a name than
-     * a participant reaches waits forever at the first one it misses. */
+    /* Named barriers (import/): the threads of the barrier's scope instance
+     * (a CTA for bar.cta, a subgroup ... device for Vulkan's cbar) that use a
+     * name take part in it; a thread that waits at more instances of a name
+     * than a participant reaches waits forever at the first one it misses. */
     for (int th = 0; th < e->nthreads; th++) {
         if (!e->active[th])
             continue;
@@ -630,7 +721,7 @@ static int build_combination(explorer *e)
                 if (!e->active[u])
                     continue;
                 const thread *U2 = &t->threads[u];
-                if (u == th || U2->gpu != T->gpu || U2->wg != T->wg)
+                if (u == th || !same_bar_domain(ba->scope, T->gpu, T->wg, T->wave, U2->gpu, U2->wg, U2->wave))
                     continue;
                 const tpath *q = &e->tp[u].v[e->choice[u]];
                 int cnt = 0;
@@ -760,7 +851,9 @@ static int build_combination(explorer *e)
             if (a->kind == EV_IW || (a->kernel >= 0 && b->kernel >= 0 && before[a->kernel][b->kernel]))
                 rel_add(&x->kb, i, j);
             /* Barrier instance k: every arrive before every peer's wait. */
-            if (a->kind == EV_BA && b->kind == EV_BW && a->thread != b->thread && a->gpu == b->gpu && a->wg == b->wg &&
+            if (a->kind == EV_BA && b->kind == EV_BW && a->thread != b->thread &&
+                (a->bar_named ? same_bar_domain(a->scope, a->gpu, a->wg, a->wave, b->gpu, b->wg, b->wave)
+                              : a->gpu == b->gpu && a->wg == b->wg) &&
                 a->bar == b->bar && a->bar_named == b->bar_named && a->bar_key == b->bar_key)
                 rel_add(&x->bar, i, j);
         }
@@ -792,6 +885,29 @@ static int build_combination(explorer *e)
                 continue;
             e->cand[r][e->ncand[r]++] = j;
         }
+    }
+    /* The search decides atomic reads first, grouped by location, so that an
+     * RMW chain is settled (atomicity, values) before anything else; then
+     * plain reads, when the synchronization they depend on is known. The
+     * read_index map follows the new order. */
+    for (int a = 1; a < e->nreads; a++) {
+        int ev = e->read_ev[a], nc = e->ncand[a], cand[REL_MAX];
+        memcpy(cand, e->cand[a], (size_t)nc * sizeof *cand);
+        int b = a;
+        while (b > 0 && read_before(x, ev, e->read_ev[b - 1])) {
+            e->read_ev[b] = e->read_ev[b - 1];
+            e->ncand[b] = e->ncand[b - 1];
+            memcpy(e->cand[b], e->cand[b - 1], (size_t)e->ncand[b] * sizeof *cand);
+            b--;
+        }
+        e->read_ev[b] = ev;
+        e->ncand[b] = nc;
+        memcpy(e->cand[b], cand, (size_t)nc * sizeof *cand);
+    }
+    for (int r = 0; r < e->nreads; r++) {
+        int i = e->read_ev[r], th = x->ev[i].thread;
+        const tpath *p = &e->tp[th].v[e->choice[th]];
+        e->read_index[th][p->ev[i - e->first_ev[th]].read] = r;
     }
     /* Writes per cell, for co. */
     e->ncells_w = 0;
@@ -829,12 +945,13 @@ static void explore_part(explorer *e)
             pthread_mutex_unlock(&sh->lock);
             return;
         }
-        if (e->nreads > 0) {
+        rel_begin(e->x->n);
+        base_compute_static(&e->sbase, e->x, e->base_storage);
+        e->split = e->nreads < 3 ? e->nreads : 3;
+        if (e->split == 0 && !worth_exploring(e, 0))
+            e->split = -1; /* nothing to claim: the combination is impossible */
+        if (e->split >= 0)
             enum_rf(e, 0);
-        } else if ((e->unit++ % sh->nworkers) == e->worker && worth_exploring(e, 0)) {
-            bool used[REL_MAX] = {0};
-            enum_co(e, 0, 0, used);
-        }
         /* Next combination of the part's thread paths (odometer). */
         int th = 0;
         while (th < t->nthreads && (!e->active[th] || ++e->choice[th] == e->tp[th].n)) {
@@ -876,8 +993,10 @@ static void *worker_main(void *arg)
         e->pr = &sh->results[p * sh->nworkers + wa->worker];
         e->unit = 0;
         e->key = 0;
+        e->claimed = __atomic_fetch_add(&sh->next_unit[p], 1, __ATOMIC_RELAXED);
         explore_part(e);
     }
+    __atomic_fetch_add(&sh->nodes, e->nodes, __ATOMIC_RELAXED);
     free(e->x);
     free(e);
     return NULL;
@@ -1339,6 +1458,7 @@ int explore(const test *t, const explore_opts *o, explore_result *res)
         free(sh->results);
     }
     res->seconds = elapsed(&sh->start);
+    res->nodes = sh->nodes;
     if (sh->printed_progress)
         fprintf(stderr, "\r%*s\r", 100, "");
     for (int th = 0; th < t->nthreads; th++)

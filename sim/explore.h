@@ -57,7 +57,8 @@ typedef struct {
     const test *t;
     show_item *show;
     int nshow;
-    long candidates;
+    long candidates;        /* complete candidate executions checked by the models */
+    long nodes;             /* partial executions the search visited */
     double seconds;
     int nparts;             /* independent parts the test split into */
     int nmodels;

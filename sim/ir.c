@@ -47,8 +47,19 @@ int64_t normalize_value(vtype_t t, int64_t v)
     }
 }
 
+void test_index_cells(test *t)
+{
+    free(t->cell_owner);
+    t->cell_owner = malloc((size_t)(t->ncells ? t->ncells : 1) * sizeof *t->cell_owner);
+    for (int i = 0; i < t->nlocs; i++)
+        for (int k = 0; k < t->locs[i].len; k++)
+            t->cell_owner[t->locs[i].first_cell + k] = i;
+}
+
 int cell_loc(const test *t, int cell)
 {
+    if (t->cell_owner && cell >= 0 && cell < t->ncells)
+        return t->cell_owner[cell];
     for (int i = 0; i < t->nlocs; i++)
         if (cell >= t->locs[i].first_cell && cell < t->locs[i].first_cell + t->locs[i].len)
             return i;

@@ -231,6 +231,7 @@ typedef struct {
     int nssw;
     symheap heap;
     char *target;        /* target profile (mi200, mi300, h100...), or NULL */
+    int *cell_owner;     /* per cell: its location (test_index_cells), or NULL */
 } test;
 
 /* Names and helpers shared by every front and back end. */
@@ -240,6 +241,7 @@ const char *rmw_name(rmwop_t r);
 const char *verdict_name(verdict_t v);
 const char *vtype_name(vtype_t t);
 int cell_loc(const test *t, int cell);                 /* location owning a cell */
+void test_index_cells(test *t);                        /* makes cell_loc O(1) */
 void cell_name(const test *t, int cell, char *buf, int size); /* "x" or "buf[3]" */
 void format_value(const test *t, int cell, int64_t v, char *buf, int size);
 bool order_is_atomic(order_t o);

@@ -430,6 +430,9 @@ static expr *parse_binary(parser *p, int min_prec, bool stop_at_eq)
 
 expr *parse_expr(parser *p) { return parse_binary(p, 1, p->stop_at_eq); }
 
+/* Arithmetic only, stopping at comparisons: an operand of a condition. */
+expr *parse_arith(parser *p) { return parse_binary(p, 8, true); }
+
 /* ---- memory operands -------------------------------------------------- */
 
 bool parse_memref(parser *p, memref *m)

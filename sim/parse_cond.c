@@ -16,12 +16,18 @@ static bool parse_operand(parser *p, operand *o)
         neg = true;
         advance(p);
     }
-    /* A named constant (or a bound index of all/any) is its value. */
-    if (p->tok.kind == T_IDENT && find_const(p, p->tok.start, p->tok.len) >= 0 && peek(p)->kind != T_COLON) {
-        int64_t v = p->const_values[find_const(p, p->tok.start, p->tok.len)];
+    /* A constant expression: numbers, named constants (and the index of
+     * all/any), + - * / %. */
+    if ((p->tok.kind == T_INT && peek(p)->kind != T_COLON) || p->tok.kind == T_LPAREN ||
+        (p->tok.kind == T_IDENT && find_const(p, p->tok.start, p->tok.len) >= 0 && peek(p)->kind != T_COLON)) {
+        expr *e = parse_arith(p);
+        int64_t v;
+        bool ok = e && const_eval(p, e, NULL, &v);
+        expr_free(e);
+        if (!ok)
+            return false;
         o->kind = OPND_CONST;
         o->value = neg ? -v : v;
-        advance(p);
         return true;
     }
     /* THREAD:REG, where THREAD is P1, a herd index 1, an instance such as
@@ -89,13 +95,29 @@ static bool parse_operand(parser *p, operand *o)
     if (!neg && p->tok.kind == T_IDENT && find_symvar(t, p->tok.start, p->tok.len) >= 0) {
         const symvar *V = &t->heap.vars[find_symvar(t, p->tok.start, p->tok.len)];
         advance(p);
-        if (!accept(p, T_AT) || p->tok.kind != T_INT || p->tok.ival >= t->heap.ranks) {
+        if (!accept(p, T_AT)) {
             ERR("'%s' is a heap variable: name a rank's copy, as in %s@0 (ranks 0 to %d)", V->name, V->name,
                 t->heap.ranks - 1);
             return false;
         }
-        const location *L = &t->locs[V->loc[p->tok.ival]];
-        advance(p);
+        token at = p->tok;
+        int64_t rank = -1;
+        if (p->tok.kind == T_LPAREN) {
+            advance(p);
+            expr *e = parse_expr(p);
+            bool ok = e && const_eval(p, e, NULL, &rank) && expect_tok(p, T_RPAREN, "after the rank");
+            expr_free(e);
+            if (!ok)
+                return false;
+        } else if (p->tok.kind == T_INT || (p->tok.kind == T_IDENT && find_const(p, p->tok.start, p->tok.len) >= 0)) {
+            rank = p->tok.kind == T_INT ? p->tok.ival : p->const_values[find_const(p, p->tok.start, p->tok.len)];
+            advance(p);
+        }
+        if (rank < 0 || rank >= t->heap.ranks) {
+            ERR_AT(at, "expected a rank from 0 to %d after '@'", t->heap.ranks - 1);
+            return false;
+        }
+        const location *L = &t->locs[V->loc[rank]];
         int idx = 0;
         if (accept(p, T_LBRACK)) {
             token at = p->tok;
@@ -379,13 +401,13 @@ bool parse_expect(parser *p)
         advance(p);
     }
     int v = -1;
-    for (int i = V_ALLOWED; i <= V_HANG; i++)
+    for (int i = V_ALLOWED; i <= V_ERROR; i++)
         if (tok_is(&p->tok, verdict_name((verdict_t)i)))
             v = i;
     if (v < 0) {
         char got[64];
         describe(&p->tok, got, sizeof got);
-        ERR("expected allowed, forbidden, race, holds, fails or hang, found %s", got);
+        ERR("expected allowed, forbidden, race, holds, fails, hang or error, found %s", got);
         free(e.model);
         return false;
     }

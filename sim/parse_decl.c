@@ -1202,6 +1202,7 @@ bool finish(parser *p)
         th->kernel = found;
     }
     t->ngpus = maxgpu + 1;
+    test_index_cells(t);
     /* The host's writes come from a GPU index of their own. */
     for (int i = 0; i < t->nthreads; i++)
         if (t->threads[i].host) {

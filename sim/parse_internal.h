@@ -47,6 +47,7 @@ bool plain_ident(const token *t);
 void grow(void **v, int n, int *cap, size_t size);
 
 expr *parse_expr(parser *p);
+expr *parse_arith(parser *p);
 bool parse_memref(parser *p, memref *m);
 bool check_value_fits(parser *p, const location *L, expr *e);
 int def_reg(parser *p, const token *tk);

@@ -1,0 +1,444 @@
+/* The Vulkan/SPIR-V memory model: a transliteration of alloy/spirv.als
+ * (KhronosGroup/Vulkan-MemoryModel, condensed in models.md §6.2).  Racy
+ * programs are undefined (dr non-empty), there is no sequential consistency
+ * and no dependency relation.
+ *
+ * The Alloy model has one event per instruction; memsim splits an RMW into a
+ * read and a write and a control barrier into arrive and wait.  This file
+ * first merges them back into one node each (and drops initial writes and
+ * the implicit fences of seq_cst accesses), then evaluates the Alloy
+ * relations over the nodes.  Reads of an initial write are Alloy's RFINIT.
+ *
+ * Mapping of memsim's IR:
+ *   scopes   wave = Subgroup, wg = Workgroup, agent = QueueFamily, sys = Device
+ *            (thread placement: a GPU index is a queue family);
+ *   asmo     memsim's coherence order restricted to mutually ordered atomic
+ *            writes; a total co whose restriction is not transitive is not
+ *            an Alloy execution (every valid asmo has a total extension);
+ *   attrs    instructions that come from a Vulkan source carry them (VK_*);
+ *            others get defaults: storage class 0, acquire/release atomics,
+ *            fences and barriers with semsc0, release = semav, acquire =
+ *            semvis, seq_cst = acq_rel, plain accesses non-private, and a
+ *            workgroup barrier is cbar.acq_rel.wg.semsc0.semav.semvis. */
+#include "vulkan.h"
+
+#include <string.h>
+
+enum { VS_NONE = 0, VS_SG, VS_WG, VS_QF, VS_DEV };
+
+typedef struct {
+    int n;
+    int first[REL_MAX];   /* a memsim event of the node (the read half of an RMW, the arrive of a barrier) */
+    int wr[REL_MAX];      /* the write half, or -1 */
+    int node_of[REL_MAX]; /* memsim event -> node, or -1 */
+} vk_nodes;
+
+static int vscope(scope_t s)
+{
+    switch (s) {
+    case SCOPE_WAVE: return VS_SG;
+    case SCOPE_WG: return VS_WG;
+    case SCOPE_AGENT: return VS_QF;
+    case SCOPE_SYS: return VS_DEV;
+    default: return VS_NONE;
+    }
+}
+
+static void build_nodes(const execution *x, vk_nodes *m)
+{
+    m->n = 0;
+    for (int i = 0; i < x->n; i++)
+        m->node_of[i] = -1;
+    for (int i = 0; i < x->n; i++) {
+        const event *e = &x->ev[i];
+        if (e->kind == EV_IW || e->implicit || m->node_of[i] >= 0)
+            continue;
+        int k = m->n++;
+        m->first[k] = i;
+        m->wr[k] = e->kind == EV_W ? i : -1;
+        m->node_of[i] = k;
+        if ((e->kind == EV_R || e->kind == EV_W) && e->rmw_partner >= 0) {
+            m->node_of[e->rmw_partner] = k;
+            if (e->kind == EV_R)
+                m->wr[k] = e->rmw_partner;
+        }
+        if (e->kind == EV_BA && i + 1 < x->n && x->ev[i + 1].kind == EV_BW && x->ev[i + 1].thread == e->thread &&
+            x->ev[i + 1].src == e->src)
+            m->node_of[i + 1] = k;
+    }
+}
+
+static rel *from_events(const vk_nodes *m, R r)
+{
+    rel *o = rel_new();
+    int n = rel_n();
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (rel_has(r, i, j) && m->node_of[i] >= 0 && m->node_of[j] >= 0 && m->node_of[i] != m->node_of[j])
+                rel_add(o, m->node_of[i], m->node_of[j]);
+    return o;
+}
+
+static int count_pairs(R r)
+{
+    int c = 0, n = rel_n();
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            c += rel_has(r, i, j);
+    return c;
+}
+
+/* The whole model; with prune, only the location order of the reads-from
+ * decided so far, without asmo (co is not chosen yet), as memsim events. */
+static R vk_eval(const base *b, bool chains, bool prune, vulkan_facts *f, model_verdict *v)
+{
+    const execution *x = b->x;
+    const test *t = x->t;
+    memset(f, 0, sizeof *f);
+    f->valid = true;
+    /* A cycle through program order and barrier instances is a deadlock: no execution. */
+    if (!acyclic(U(b->po, b->bar))) {
+        f->valid = false;
+        f->failed = "barrier deadlock";
+        return NULL;
+    }
+    vk_nodes M, *m = &M;
+    build_nodes(x, m);
+    int n = m->n;
+
+    /* ---- per-node sets ---------------------------------------------------- */
+    set Rd = set_empty(), Wr = set_empty(), F = set_empty(), A = set_empty(), ACQ = set_empty(), REL = set_empty();
+    set SC0 = set_empty(), SC1 = set_empty(), SEMSC0 = set_empty(), SEMSC1 = set_empty();
+    set SG = set_empty(), WG = set_empty(), QF = set_empty(), DEV = set_empty(), CBAR = set_empty();
+    set AVs = set_empty(), VISs = set_empty(), SEMAV = set_empty(), SEMVIS = set_empty(), NONPRIV = set_empty();
+    set AVDEVICE = set_empty(), VISDEVICE = set_empty(), RFINIT = set_empty();
+    for (int k = 0; k < n; k++) {
+        const event *e = &x->ev[m->first[k]];
+        const inst *in = e->src;
+        unsigned vk = in ? in->vk : 0;
+        bool given = vk & VK_GIVEN;
+        bool isr = e->kind == EV_R, isw = e->kind == EV_W || m->wr[k] >= 0;
+        bool acc = isr || isw, bar = e->kind == EV_BA || e->kind == EV_BW;
+        order_t o = e->ord;
+        bool acq = o == ORD_ACQUIRE || o == ORD_ACQ_REL || o == ORD_SEQ_CST;
+        bool rl = o == ORD_RELEASE || o == ORD_ACQ_REL || o == ORD_SEQ_CST;
+        int sc = vscope(e->scope);
+        if (e->kind == EV_F && (vk & (VK_AVDEVICE | VK_VISDEVICE))) {
+            if (vk & VK_AVDEVICE)
+                set_add(&AVDEVICE, k);
+            if (vk & VK_VISDEVICE)
+                set_add(&VISDEVICE, k);
+            continue;
+        }
+        if (bar && !given) {
+            /* __syncthreads / bar.sync: OpControlBarrier(Workgroup, AcquireRelease | semantics) */
+            acq = rl = true;
+            if (sc == VS_NONE)
+                sc = VS_WG;
+        }
+        if (isr)
+            set_add(&Rd, k);
+        if (isw)
+            set_add(&Wr, k);
+        if (bar)
+            set_add(&CBAR, k);
+        bool atomic = acc && o != ORD_PLAIN;
+        if (atomic)
+            set_add(&A, k);
+        bool fence = (e->kind == EV_F || bar) && (acq || rl);
+        if (fence)
+            set_add(&F, k);
+        if ((atomic && isr && acq) || (fence && acq))
+            set_add(&ACQ, k);
+        if ((atomic && isw && rl) || (fence && rl))
+            set_add(&REL, k);
+        bool is_acq = set_has(ACQ, k), is_rel = set_has(REL, k);
+        if (acc) {
+            if (given && (vk & VK_SC1))
+                set_add(&SC1, k);
+            else
+                set_add(&SC0, k);
+        }
+        if (given) {
+            if (vk & VK_SEMSC0)
+                set_add(&SEMSC0, k);
+            if (vk & VK_SEMSC1)
+                set_add(&SEMSC1, k);
+            if ((vk & VK_SEMAV) && is_rel)
+                set_add(&SEMAV, k);
+            if ((vk & VK_SEMVIS) && is_acq)
+                set_add(&SEMVIS, k);
+            if (acc && (vk & VK_NONPRIV))
+                set_add(&NONPRIV, k);
+            if (isw && (vk & VK_AV))
+                set_add(&AVs, k);
+            if (isr && (vk & VK_VIS))
+                set_add(&VISs, k);
+        } else {
+            if (is_acq || is_rel)
+                set_add(&SEMSC0, k);
+            if (is_rel)
+                set_add(&SEMAV, k);
+            if (is_acq)
+                set_add(&SEMVIS, k);
+            if (acc)
+                set_add(&NONPRIV, k);
+        }
+        /* Atomics have implicit per-instruction av/vis; av, vis and atomics are non-private. */
+        if (atomic && isw)
+            set_add(&AVs, k);
+        if (atomic && isr)
+            set_add(&VISs, k);
+        if (acc && (atomic || set_has(AVs, k) || set_has(VISs, k)))
+            set_add(&NONPRIV, k);
+        if (atomic || fence || bar || set_has(AVs, k) || set_has(VISs, k)) {
+            switch (sc) {
+            case VS_SG: set_add(&SG, k); break;
+            case VS_WG: set_add(&WG, k); break;
+            case VS_QF: set_add(&QF, k); break;
+            case VS_DEV: set_add(&DEV, k); break;
+            default: break;
+            }
+        }
+    }
+    set RW = set_or(Rd, Wr);
+    set PRIV = set_minus(RW, NONPRIV);
+    set RMW = set_and(Rd, Wr);
+    set AW = set_and(A, Wr), AR = set_and(A, Rd);
+
+    /* ---- static relations ---------------------------------------------------- */
+    rel *po = rel_new(), *sthd = rel_new(), *ssg = rel_new(), *swg = rel_new(), *sqf = rel_new();
+    rel *sloc = rel_new(), *sref = rel_new(), *ssw = rel_new(), *inscope = rel_new(), *mutord = rel_new();
+    for (int i = 0; i < n; i++) {
+        const event *a = &x->ev[m->first[i]];
+        for (int j = 0; j < n; j++) {
+            const event *c = &x->ev[m->first[j]];
+            bool same_t = a->thread == c->thread;
+            bool same_sg = a->gpu == c->gpu && a->wg == c->wg && a->wave == c->wave;
+            bool same_wg = a->gpu == c->gpu && a->wg == c->wg;
+            bool same_qf = a->gpu == c->gpu;
+            if (same_t)
+                rel_add(sthd, i, j);
+            if (same_sg || same_t)
+                rel_add(ssg, i, j);
+            if (same_wg || same_t)
+                rel_add(swg, i, j);
+            if (same_qf || same_t)
+                rel_add(sqf, i, j);
+            if (i != j && same_t && rel_has(&x->po, m->first[i], m->first[j]))
+                rel_add(po, i, j);
+            bool mi = set_has(RW, i), mj = set_has(RW, j);
+            if (mi && mj && a->cell == c->cell) {
+                rel_add(sloc, i, j);
+                if (a->src && c->src && a->src->mem.loc == c->src->mem.loc)
+                    rel_add(sref, i, j);
+            }
+            for (int p = 0; p < t->nssw; p++)
+                if (t->ssw[p][0] == a->thread && t->ssw[p][1] == c->thread)
+                    rel_add(ssw, i, j);
+            /* inscope: both Device, or in one group with both scopes at least that group's */
+            int si = set_has(DEV, i) ? 4 : set_has(QF, i) ? 3 : set_has(WG, i) ? 2 : set_has(SG, i) ? 1 : 0;
+            int sj = set_has(DEV, j) ? 4 : set_has(QF, j) ? 3 : set_has(WG, j) ? 2 : set_has(SG, j) ? 1 : 0;
+            int lo = si < sj ? si : sj;
+            bool in = lo == 4 || (lo == 3 && (same_qf || same_t)) || (lo == 2 && (same_wg || same_t)) ||
+                      (lo == 1 && (same_sg || same_t));
+            if (in)
+                rel_add(inscope, i, j);
+            if (in && i != j && set_has(A, i) && set_has(A, j) && rel_has(sloc, i, j) && rel_has(sref, i, j))
+                rel_add(mutord, i, j);
+        }
+    }
+    /* memsim's kernel order (.lit `after`) is an API memory dependency between
+     * the kernels: system-synchronizes-with plus device-domain availability
+     * and visibility of everything before it (see locord below). */
+    R kbn = from_events(m, b->kb);
+    R sswk = U(ssw, kbn);
+    /* Control barrier instances: memsim's arrive -> wait edges, both ways. */
+    R scbar = from_events(m, b->bar);
+    scbar = sym(scbar);
+
+    /* ---- the execution: rf, RFINIT, asmo ------------------------------------------ */
+    rel *rf = rel_new();
+    for (int w = 0; w < x->n; w++)
+        for (int r = 0; r < x->n; r++)
+            if (rel_has(&x->rf, w, r)) {
+                if (x->ev[w].kind == EV_IW)
+                    set_add(&RFINIT, m->node_of[r]);
+                else if (m->node_of[w] >= 0 && m->node_of[r] >= 0)
+                    rel_add(rf, m->node_of[w], m->node_of[r]);
+            }
+    R asmo = prune ? rel_empty() : I(I(from_events(m, &x->co), cross(AW, AW)), mutord);
+    if (!subset(S(asmo, asmo), asmo)) {
+        f->valid = false;
+        f->failed = "asmo (not a partial order)";
+        return NULL;
+    }
+    R ID = id(set_all());
+    R posctosem = I(po, U(cross(SC0, SEMSC0), cross(SC1, SEMSC1)));
+    R posemtosc = I(po, U(cross(SEMSC0, SC0), cross(SEMSC1, SC1)));
+    /* avvisinc, directed as in models.md §6.2 (and Dat3M's vulkan-common.cat):
+     *   (SCi x SEMAV&SEMSCi) | (SEMVIS&SEMSCi x SCi) | (SC x AVDEVICE) | (VISDEVICE x SC)
+     *   | sym([AV+VIS] ; (sref & sloc))
+     * An availability operation includes the accesses before it, a visibility
+     * operation those after it.  (spirv.als at HEAD makes the first part
+     * symmetric, which lets a release's semav on x carry x's write through a
+     * later release on y: mpinscope3 would then be forbidden.) */
+    set SCA = set_or(SC0, SC1);
+    R avvisinc = U(U(U(cross(SC0, set_and(SEMAV, SEMSC0)), cross(SC1, set_and(SEMAV, SEMSC1))),
+                     U(cross(set_and(SEMVIS, SEMSC0), SC0), cross(set_and(SEMVIS, SEMSC1), SC1))),
+                   U(U(cross(SCA, AVDEVICE), cross(VISDEVICE, SCA)), sym(S(id(set_or(AVs, VISs)), I(sref, sloc)))));
+
+    /* rs = [REL&A] ; (imm(asmo) ; [R&W])*     hypors = [W&A] ; (imm(asmo) ; [R&W])* */
+    R imm_asmo = D(asmo, S(asmo, plus(asmo)));
+    R rsstep = star(S(imm_asmo, id(RMW)));
+    R rs = S(id(set_and(REL, A)), rsstep);
+    R hypors = S(id(AW), rsstep);
+
+    /* ---- synchronizes-with, happens-before --------------------------------------- */
+    R rfmo = I(rf, mutord);
+    set RELA = set_and(REL, A), RELF = set_and(REL, F), ACQA = set_and(ACQ, A), ACQF = set_and(ACQ, F);
+    R sw1 = S(S(id(RELA), rs), restr(set_all(), rfmo, ACQA));
+    R fence_rel = S(S(restr(RELF, posemtosc, AW), hypors), rfmo);         /* [REL&F];posemtosc;[A&W];hypors;rfmo */
+    R sw2 = S(fence_rel, id(ACQA));
+    R acq_fence = restr(AR, posctosem, ACQF);                              /* [A&R];posctosem;[ACQ&F] */
+    R sw3 = S(S(S(id(RELA), rs), rfmo), acq_fence);
+    R sw4 = S(fence_rel, acq_fence);
+    R sw5 = S(S(restr(RELF, opt(po), CBAR), D(I(scbar, inscope), ID)), restr(CBAR, opt(po), ACQF));
+    R sw = I(inscope, U(U3(sw1, sw2, sw3), U(sw4, sw5)));
+    set SEMSC01 = set_and(SEMSC0, SEMSC1);
+    set SEMS[3] = {SEMSC0, SEMSC1, SEMSC01};
+    set SCS[3] = {SC0, SC1, set_or(SC0, SC1)};
+    R hb = po;
+    for (int s = 0; s < 3; s++) {
+        R ithb = plus(U(U(sswk, restr(SEMS[s], sw, SEMS[s])),
+                        U(restr(set_or(SCS[s], SEMS[s]), po, set_and(REL, SEMS[s])),
+                          restr(set_and(ACQ, SEMS[s]), po, set_or(SCS[s], SEMS[s])))));
+        hb = U(hb, ithb);
+    }
+
+    /* ---- availability and visibility chains --------------------------------------- */
+    set AVSG = set_or(AVs, SEMAV), VISSG = set_or(VISs, SEMVIS);
+    set WGUP = set_or(set_or(DEV, QF), WG), QFUP = set_or(DEV, QF);
+    set AVWG = set_and(AVSG, WGUP), VISWG = set_and(VISSG, WGUP);
+    set AVQF = set_and(AVSG, QFUP), VISQF = set_and(VISSG, QFUP);
+    set AVSH = set_and(AVSG, DEV), VISSH = set_and(VISSG, DEV);
+    R CH = chains ? cross(set_all(), set_all()) : ID;
+    R hsg = I(I(hb, ssg), avvisinc), hwg = I(I(hb, swg), avvisinc), hqf = I(I(hb, sqf), avvisinc);
+    R avsg = id(AVSG);
+    R avwg = S(I(CH, opt(S(avsg, hsg))), id(AVWG));
+    R avqf = S(I(CH, S(opt(S(avsg, hsg)), opt(S(avwg, hwg)))), id(AVQF));
+    R avsh = S(I(CH, S(S(opt(S(avsg, hsg)), opt(S(avwg, hwg))), opt(S(avqf, hqf)))), id(AVSH));
+    R avdv = id(AVDEVICE);
+    R vissg = id(VISSG);
+    R viswg = S(id(VISWG), I(CH, opt(S(hsg, vissg))));
+    R visqf = S(id(VISQF), I(CH, S(opt(S(hwg, viswg)), opt(S(hsg, vissg)))));
+    R vissh = S(id(VISSH), I(CH, S(S(opt(S(hqf, visqf)), opt(S(hwg, viswg))), opt(S(hsg, vissg)))));
+    R visdv = id(VISDEVICE);
+
+    /* ---- location order ---------------------------------------------------------------- */
+    set WNP = set_minus(Wr, PRIV), RNP = set_minus(Rd, PRIV), RWNP = set_minus(RW, PRIV);
+    R poa = I(opt(po), avvisinc);
+    R lo = U3(I(I(hb, sthd), sref), restr(RNP, hb, RWNP), restr(Rd, plus(sswk), RW));
+    R avs[4] = {avsg, avwg, avqf, avsh};
+    R viss[4] = {vissg, viswg, visqf, vissh};
+    R hbd[4] = {I(hb, ssg), I(hb, swg), I(hb, sqf), hb};
+    for (int d = 0; d < 4; d++) {
+        R head = S(S(restr(WNP, poa, set_all()), avs[d]), hbd[d]); /* [W-PRIV];(po?&avvisinc);av_D;(hb&same_D) */
+        R waw = I(sref, restr(set_all(), head, WNP));
+        R raw = I(sref, restr(set_all(), S(S(head, viss[d]), poa), RNP));
+        lo = U3(lo, waw, raw);
+    }
+    R hbav = I(hb, avvisinc);
+    R dev_head = S(S(restr(Wr, hbav, set_all()), avdv), hb);
+    lo = U3(lo, restr(set_all(), dev_head, Wr), restr(set_all(), S(S(dev_head, visdv), hbav), Rd));
+    lo = U(lo, restr(Wr, kbn, RW)); /* kernel boundary: device-domain av/vis (memsim's addition) */
+    R locord = I(restr(RW, lo, RW), sloc);
+    if (prune) {
+        rel *o = rel_new();
+        for (int i = 0; i < x->n; i++)
+            for (int j = 0; j < x->n; j++)
+                if (m->node_of[i] >= 0 && m->node_of[j] >= 0 && rel_has(locord, m->node_of[i], m->node_of[j]))
+                    rel_add(o, i, j);
+        return o;
+    }
+    /* fr = (rf^-1 ; ((W x W) & locord)) + (rf^-1 ; asmo) + ([RFINIT] ; sloc ; [W]) - iden  (models.md §6.2) */
+    R fr = D(U3(S(inv(rf), restr(Wr, locord, Wr)), S(inv(rf), asmo), restr(RFINIT, sloc, Wr)), ID);
+
+    /* ---- data races and consistency ----------------------------------------------------- */
+    R acc_pairs = U3(cross(Wr, Wr), cross(Wr, Rd), cross(Rd, Wr));
+    R dr = I(sloc, D(D(D(acc_pairs, mutord), I(sthd, sref)), sym(locord)));
+    /* Alloy has no final state; memsim takes it from co, so co must agree
+     * with the location order of writes (racy writes stay free). */
+    f->co_follows_locord = is_empty(I(restr(Wr, locord, Wr), inv(from_events(m, &x->co))));
+    f->ndr = count_pairs(dr);
+    f->nrs = count_pairs(rs);
+    f->consistent = true;
+    if (!acyclic(U(U(locord, rf), U(fr, asmo)))) {
+        f->consistent = false;
+        f->failed = "acyclic(locord | rf | fr | asmo)";
+    } else {
+        /* A non-atomic read does not read a write that another write shadows:
+         * rf;[R\A] & ([W];locord);([W];locord)+ is empty (models.md §6.2; the
+         * model at the tests' commit; Dat3M's spirv.cat).  Later spirv.als
+         * revisions ask for more, rf;[R\A] in imm([W];locord), which would
+         * make the racy executions of test16 and mpinscope3 inconsistent. */
+        R wl = restr(Wr, locord, set_all());
+        if (!is_empty(I(restr(set_all(), rf, set_minus(Rd, A)), S(wl, plus(wl))))) {
+            f->consistent = false;
+            f->failed = "a non-atomic read of a shadowed write";
+        }
+    }
+    if (!v || !f->consistent)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            if (!rel_has(dr, i, j) && !rel_has(dr, j, i))
+                continue;
+            int a = set_has(Wr, i) && m->wr[i] >= 0 ? m->wr[i] : m->first[i];
+            int c = set_has(Wr, j) && m->wr[j] >= 0 ? m->wr[j] : m->first[j];
+            bool atomics = set_has(A, i) && set_has(A, j);
+            verdict_add_race(v, a, c,
+                             atomics ? "atomics that are not mutually ordered (scope, storage or reference), "
+                                       "unordered by location order"
+                                     : "a non-atomic access, unordered by location order (no availability/"
+                                       "visibility chain or happens-before reaches it)");
+        }
+    /* Coarse-grained memory across GPUs (memsim's granularity rule, as for the
+     * other models): only kernel boundaries order it (docs/vulkan.md §4). */
+    R kbo = kernel_ordered(plus(b->po), b->kb);
+    for (int i = 0; i < x->n; i++)
+        for (int j = i + 1; j < x->n; j++)
+            if (rel_has(b->conflict, i, j) && rel_has(b->cxg, i, j) && !rel_has(kbo, i, j))
+                verdict_add_race(v, i, j, "coarse-grained memory accessed from two GPUs inside one kernel pair "
+                                          "(only kernel boundaries make it coherent)");
+    return NULL;
+}
+
+void vulkan_eval(const base *b, bool chains, vulkan_facts *f, model_verdict *v) { vk_eval(b, chains, false, f, v); }
+
+/* For the explorer's pruning (model.h): the location order only grows with
+ * rf, and a consistent completion never reads against it (a cycle with rf
+ * or fr, or a shadowed non-atomic read) and orders co by it. */
+static R vulkan_prune_order(const base *b)
+{
+    vulkan_facts f;
+    R o = vk_eval(b, true, true, &f, NULL);
+    return o ? o : rel_empty();
+}
+
+static void vulkan_check(const base *b, model_verdict *v)
+{
+    vulkan_facts f;
+    vulkan_eval(b, true, &f, v);
+    v->consistent = f.valid && f.consistent && f.co_follows_locord && final_state_coherent(b);
+    if (!v->consistent)
+        v->failed = f.failed ? f.failed : "co against the location order (final state)";
+}
+
+const model model_vulkan = {
+    .name = "vulkan",
+    .title = "Vulkan/SPIR-V (spirv.als): availability/visibility, private memory; races are undefined behaviour",
+    .races_are_ub = true,
+    .check = vulkan_check,
+    .prune_order = vulkan_prune_order,
+};
