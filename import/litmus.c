@@ -1,0 +1,1863 @@
+/* The GPU litmus format of Dat3M (inherited from herd's GPU work): a PTX or
+ * VULKAN header, an initial-state block, code in one column per thread
+ * separated by '|' with ';' at the end of each row, and a final condition.
+ *
+ *   PTX MP
+ *   { x=0; y=0; P1:r1=0; }
+ *    P0@cta 0,gpu 0       | P1@cta 1,gpu 0       ;
+ *    st.weak x, 1         | ld.acquire.gpu r1, y ;
+ *    st.release.gpu y, 1  | ld.weak r2, x        ;
+ *   exists (P1:r1 == 1 /\ P1:r2 != 1)
+ *
+ * Control flow: forward branches become if blocks; a backward branch is
+ * accepted only as a spin-wait on one load or CAS, which becomes an await:
+ *   LC00: ld r, x; beq r, v, LC00              (spin while r == v)
+ *   LC00: ld r, x; bne r, v, LC01; goto LC00; LC01:   (spin until r != v) */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import.h"
+
+enum { MAXTH = 64 };
+
+/* One cell of the code: an instruction, a label, a branch or a jump. */
+typedef enum { IT_INST = 0, IT_LABEL, IT_BRANCH, IT_GOTO } itemkind_t;
+
+typedef struct {
+    itemkind_t kind;
+    inst in;             /* IT_INST */
+    char label[32];      /* IT_LABEL: its name; IT_BRANCH / IT_GOTO: the target */
+    binop_t cmp;         /* IT_BRANCH */
+    expr *a, *b;         /* IT_BRANCH operands */
+    srcpos pos;
+} item;
+
+typedef struct {
+    item *v;
+    int n, cap;
+} items;
+
+typedef struct {
+    const char *src;
+    diag *d;
+    test *t;
+    bool vulkan;
+    items code[MAXTH];
+    int64_t reginit[MAXTH][64];
+    bool reginit_set[MAXTH][64];
+    int loc_cap, thread_cap;
+} lp;
+
+/* ---- positions and errors ------------------------------------------------ */
+
+static srcpos pos_of(const lp *p, const char *at)
+{
+    srcpos s = {1, 1};
+    for (const char *q = p->src; q < at && *q; q++) {
+        if (*q == '\n') {
+            s.line++;
+            s.col = 1;
+        } else {
+            s.col++;
+        }
+    }
+    return s;
+}
+
+static bool failed(const lp *p) { return p->d->msg != NULL; }
+
+__attribute__((format(printf, 3, 4))) static void err_at(lp *p, const char *at, const char *fmt, ...)
+{
+    char buf[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    srcpos s = pos_of(p, at);
+    diag_error(p->d, s.line, s.col, "%s", buf);
+}
+
+/* ---- small scanning helpers ---------------------------------------------- */
+
+static const char *skip_ws(const char *s, const char *end)
+{
+    while (s < end && isspace((unsigned char)*s))
+        s++;
+    return s;
+}
+
+static const char *trim_end(const char *s, const char *end)
+{
+    while (end > s && isspace((unsigned char)end[-1]))
+        end--;
+    return end;
+}
+
+/* Skips whitespace, herd comments (* ... *) and "quoted strings". */
+static const char *skip_noise(const char *s)
+{
+    for (;;) {
+        while (*s && isspace((unsigned char)*s))
+            s++;
+        if (s[0] == '(' && s[1] == '*') {
+            const char *e = strstr(s + 2, "*)");
+            s = e ? e + 2 : s + strlen(s);
+        } else if (*s == '"') {
+            const char *e = strchr(s + 1, '"');
+            s = e ? e + 1 : s + strlen(s);
+        } else {
+            return s;
+        }
+    }
+}
+
+static bool word_eq(const char *s, size_t n, const char *w) { return strlen(w) == n && strncmp(s, w, n) == 0; }
+
+static bool is_register(const char *s, size_t n)
+{
+    if (n < 2 || s[0] != 'r')
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (!isdigit((unsigned char)s[i]))
+            return false;
+    return true;
+}
+
+static bool parse_int(const char *s, const char *end, int64_t *v)
+{
+    s = skip_ws(s, end);
+    end = trim_end(s, end);
+    if (s == end)
+        return false;
+    bool neg = false;
+    if (*s == '-' || *s == '+') {
+        neg = *s == '-';
+        s++;
+    }
+    if (s == end)
+        return false;
+    int base = 10;
+    if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+    }
+    uint64_t x = 0;
+    for (; s < end; s++) {
+        int d = isdigit((unsigned char)*s) ? *s - '0' : (base == 16 && isxdigit((unsigned char)*s)) ? tolower(*s) - 'a' + 10 : -1;
+        if (d < 0)
+            return false;
+        x = x * (uint64_t)base + (uint64_t)d;
+    }
+    *v = neg ? -(int64_t)x : (int64_t)x;
+    return true;
+}
+
+/* ---- the IR under construction ------------------------------------------------ */
+
+static inst new_inst(instkind_t k, srcpos pos)
+{
+    inst in;
+    memset(&in, 0, sizeof in);
+    in.kind = k;
+    in.pos = pos;
+    in.dst = -1;
+    in.mem.symvar = -1;
+    return in;
+}
+
+static int find_loc(const test *t, const char *s, size_t n)
+{
+    for (int i = 0; i < t->nlocs; i++)
+        if (word_eq(s, n, t->locs[i].name))
+            return i;
+    return -1;
+}
+
+static int add_loc(lp *p, const char *s, size_t n, int64_t init, srcpos pos)
+{
+    test *t = p->t;
+    if (t->nlocs == p->loc_cap) {
+        p->loc_cap = p->loc_cap ? 2 * p->loc_cap : 8;
+        t->locs = realloc(t->locs, (size_t)p->loc_cap * sizeof *t->locs);
+    }
+    location *L = &t->locs[t->nlocs];
+    memset(L, 0, sizeof *L);
+    L->name = strndup(s, n);
+    L->type = init >= INT32_MIN && init <= INT32_MAX ? TY_I32 : TY_I64;
+    L->len = 1;
+    L->first_cell = t->ncells++;
+    L->init = calloc(1, sizeof *L->init);
+    L->init[0] = init;
+    L->home = 0;
+    L->gran = GRAN_FINE;
+    L->pos = pos;
+    return t->nlocs++;
+}
+
+/* A location by name, created (initially 0) on first use, as in herd. */
+static int use_loc(lp *p, const char *s, size_t n, srcpos pos)
+{
+    int l = find_loc(p->t, s, n);
+    return l >= 0 ? l : add_loc(p, s, n, 0, pos);
+}
+
+static int find_reg(const thread *th, const char *s, size_t n)
+{
+    for (int i = 0; i < th->nregs; i++)
+        if (word_eq(s, n, th->regs[i]))
+            return i;
+    return -1;
+}
+
+static int use_reg(lp *p, int tid, const char *s, size_t n)
+{
+    thread *th = &p->t->threads[tid];
+    int r = find_reg(th, s, n);
+    if (r >= 0)
+        return r;
+    if (th->nregs >= 64)
+        return -1;
+    th->regs = realloc(th->regs, (size_t)(th->nregs + 1) * sizeof *th->regs);
+    th->regs[th->nregs] = strndup(s, n);
+    return th->nregs++;
+}
+
+/* A thread by the name used in the condition and the init block: P1 or 1. */
+static int find_thread(const test *t, const char *s, size_t n)
+{
+    for (int i = 0; i < t->nthreads; i++)
+        if (word_eq(s, n, t->threads[i].name))
+            return i;
+    int64_t k;
+    const char *q = s, *e = s + n;
+    if (q < e && (*q == 'P' || *q == 'p'))
+        q++;
+    if (q < e && parse_int(q, e, &k) && isdigit((unsigned char)*q)) {
+        char name[32];
+        snprintf(name, sizeof name, "P%" PRId64, k);
+        for (int i = 0; i < t->nthreads; i++)
+            if (strcmp(name, t->threads[i].name) == 0)
+                return i;
+        if (k >= 0 && k < t->nthreads)
+            return (int)k;
+    }
+    return -1;
+}
+
+static void push_item(items *c, const item *it)
+{
+    if (c->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 16;
+        c->v = realloc(c->v, (size_t)c->cap * sizeof *c->v);
+    }
+    c->v[c->n++] = *it;
+}
+
+/* ---- operands -------------------------------------------------------------------- */
+
+typedef struct {
+    const char *s;
+    size_t n;
+    const char *at;
+} span;
+
+/* Splits "a, b, c" into trimmed operands. */
+static int split_operands(const char *s, const char *end, span *ops, int max)
+{
+    int n = 0;
+    s = skip_ws(s, end);
+    if (s == end)
+        return 0;
+    while (n < max) {
+        const char *c = memchr(s, ',', (size_t)(end - s));
+        const char *e = c ? c : end;
+        const char *a = skip_ws(s, e);
+        ops[n].s = a;
+        ops[n].n = (size_t)(trim_end(a, e) - a);
+        ops[n].at = a;
+        n++;
+        if (!c)
+            break;
+        s = c + 1;
+    }
+    return n;
+}
+
+/* A value: a constant or a register of thread tid. */
+static expr *value_expr(lp *p, int tid, const span *o)
+{
+    int64_t v;
+    srcpos pos = pos_of(p, o->at);
+    if (parse_int(o->s, o->s + o->n, &v))
+        return expr_const(v, pos);
+    if (is_register(o->s, o->n)) {
+        int r = use_reg(p, tid, o->s, o->n);
+        if (r < 0) {
+            err_at(p, o->at, "unsupported: more than 64 registers in one thread");
+            return NULL;
+        }
+        return expr_reg(r, pos);
+    }
+    err_at(p, o->at, "expected a register (r0, r1, ...) or a constant, found '%.*s'", (int)o->n, o->s);
+    return NULL;
+}
+
+static int dst_reg(lp *p, int tid, const span *o)
+{
+    if (!is_register(o->s, o->n)) {
+        err_at(p, o->at, "expected a destination register (r0, r1, ...), found '%.*s'", (int)o->n, o->s);
+        return -1;
+    }
+    int r = use_reg(p, tid, o->s, o->n);
+    if (r < 0)
+        err_at(p, o->at, "unsupported: more than 64 registers in one thread");
+    return r;
+}
+
+static bool mem_operand(lp *p, const span *o, memref *m)
+{
+    const char *s = o->s;
+    size_t n = o->n;
+    if (n >= 2 && s[0] == '[' && s[n - 1] == ']') {
+        s++;
+        n -= 2;
+        while (n && isspace((unsigned char)*s)) {
+            s++;
+            n--;
+        }
+        while (n && isspace((unsigned char)s[n - 1]))
+            n--;
+    }
+    if (n == 0 || is_register(s, n) || !(isalpha((unsigned char)s[0]) || s[0] == '_')) {
+        err_at(p, o->at, "expected a memory location, found '%.*s'", (int)o->n, o->s);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)s[i]) && s[i] != '_') {
+            err_at(p, o->at, "unsupported: memory operand '%.*s' (memsim reads named locations)", (int)o->n, o->s);
+            return false;
+        }
+    m->loc = use_loc(p, s, n, pos_of(p, o->at));
+    m->index = NULL;
+    m->symvar = -1;
+    return true;
+}
+
+/* ---- mnemonics ---------------------------------------------------------------------- */
+
+#define MAXMOD 16
+
+typedef struct {
+    char w[MAXMOD][24];
+    const char *at[MAXMOD];
+    int n;
+} mnem;
+
+static bool split_mnemonic(lp *p, const char *s, size_t n, mnem *m)
+{
+    m->n = 0;
+    const char *end = s + n;
+    while (s < end) {
+        const char *dot = memchr(s, '.', (size_t)(end - s));
+        const char *e = dot ? dot : end;
+        if (m->n == MAXMOD || (size_t)(e - s) >= sizeof m->w[0]) {
+            err_at(p, s, "unsupported: instruction modifier '%.*s'", (int)(e - s), s);
+            return false;
+        }
+        memcpy(m->w[m->n], s, (size_t)(e - s));
+        m->w[m->n][e - s] = 0;
+        m->at[m->n] = s;
+        m->n++;
+        s = dot ? dot + 1 : end;
+    }
+    return true;
+}
+
+static bool ptx_scope(const char *w, scope_t *s)
+{
+    if (strcmp(w, "cta") == 0)
+        *s = SCOPE_WG;
+    else if (strcmp(w, "gpu") == 0 || strcmp(w, "gl") == 0)
+        *s = SCOPE_AGENT;
+    else if (strcmp(w, "sys") == 0)
+        *s = SCOPE_SYS;
+    else
+        return false;
+    return true;
+}
+
+static bool vk_scope(const char *w, scope_t *s)
+{
+    if (strcmp(w, "sg") == 0)
+        *s = SCOPE_WAVE;
+    else if (strcmp(w, "wg") == 0)
+        *s = SCOPE_WG;
+    else if (strcmp(w, "qf") == 0)
+        *s = SCOPE_AGENT;
+    else if (strcmp(w, "dv") == 0)
+        *s = SCOPE_SYS;
+    else
+        return false;
+    return true;
+}
+
+static bool rmw_word(const char *w, rmwop_t *r, bool *unsup)
+{
+    static const struct { const char *w; rmwop_t r; } tab[] = {
+        {"add", RMW_ADD}, {"sub", RMW_SUB}, {"exch", RMW_EXCH}, {"and", RMW_AND}, {"or", RMW_OR},
+        {"xor", RMW_XOR}, {"min", RMW_MIN}, {"max", RMW_MAX}, {"cas", RMW_CAS}};
+    *unsup = false;
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+        if (strcmp(w, tab[i].w) == 0) {
+            *r = tab[i].r;
+            return true;
+        }
+    if (strcmp(w, "mul") == 0 || strcmp(w, "div") == 0 || strcmp(w, "inc") == 0 || strcmp(w, "dec") == 0) {
+        *unsup = true;
+        return true;
+    }
+    return false;
+}
+
+static bool ignorable_ptx(const char *w)
+{
+    static const char *const words[] = {"global", "shared", "shared::cta", "shared::cluster", "generic", "ca", "cg",
+                                         "cs", "lu", "cv", "wb", "wt", "b8", "b16", "b32", "b64", "u8", "u16", "u32",
+                                         "u64", "s8", "s16", "s32", "s64", "aligned", NULL};
+    for (int i = 0; words[i]; i++)
+        if (strcmp(w, words[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool is_proxy_word(const char *w)
+{
+    return strcmp(w, "proxy") == 0 || strcmp(w, "tld") == 0 || strcmp(w, "suld") == 0 || strcmp(w, "cold") == 0 ||
+           strcmp(w, "sust") == 0 || strcmp(w, "suatom") == 0 || strcmp(w, "sured") == 0;
+}
+
+/* dst = a op b as a local computation. */
+static bool local_op(lp *p, int tid, const mnem *m, span *ops, int nops, item *it)
+{
+    static const struct { const char *w; binop_t op; } tab[] = {
+        {"add", BIN_ADD}, {"sub", BIN_SUB}, {"mul", BIN_MUL}, {"div", BIN_DIV},
+        {"and", BIN_AND}, {"or", BIN_OR}, {"xor", BIN_XOR}};
+    int k = -1;
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+        if (strcmp(m->w[0], tab[i].w) == 0)
+            k = (int)i;
+    bool mov = strcmp(m->w[0], "mov") == 0;
+    if (k < 0 && !mov)
+        return false;
+    if (nops != (mov ? 2 : 3)) {
+        err_at(p, m->at[0], "%s takes %s operands", m->w[0], mov ? "2" : "3");
+        return true;
+    }
+    it->kind = IT_INST;
+    it->in = new_inst(I_ASSIGN, it->pos);
+    it->in.dst = dst_reg(p, tid, &ops[0]);
+    if (it->in.dst < 0)
+        return true;
+    expr *a = value_expr(p, tid, &ops[1]);
+    if (!a)
+        return true;
+    if (mov) {
+        it->in.val = a;
+        return true;
+    }
+    expr *b = value_expr(p, tid, &ops[2]);
+    if (!b) {
+        expr_free(a);
+        return true;
+    }
+    it->in.val = expr_bin(tab[k].op, a, b, it->pos);
+    return true;
+}
+
+static bool branch_word(const char *w, binop_t *op)
+{
+    static const struct { const char *w; binop_t op; } tab[] = {
+        {"beq", BIN_EQ}, {"bne", BIN_NE}, {"blt", BIN_LT}, {"bgt", BIN_GT}, {"ble", BIN_LE}, {"bge", BIN_GE}};
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+        if (strcmp(w, tab[i].w) == 0) {
+            *op = tab[i].op;
+            return true;
+        }
+    return false;
+}
+
+static bool label_name(lp *p, const span *o, char *out)
+{
+    if (o->n == 0 || o->n >= 32 || !(isalpha((unsigned char)o->s[0]) || o->s[0] == '_')) {
+        err_at(p, o->at, "expected a label, found '%.*s'", (int)o->n, o->s);
+        return false;
+    }
+    memcpy(out, o->s, o->n);
+    out[o->n] = 0;
+    return true;
+}
+
+/* ---- PTX instructions ----------------------------------------------------------------- */
+
+static void ptx_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *it)
+{
+    const char *h = m->w[0];
+    it->kind = IT_INST;
+    if (is_proxy_word(h)) {
+        err_at(p, m->at[0], "unsupported: PTX proxies ('%s': texture, surface and constant proxies)", h);
+        return;
+    }
+    if (strcmp(h, "fence") == 0 || strcmp(h, "membar") == 0) {
+        inst in = new_inst(I_FENCE, it->pos);
+        bool has_ord = strcmp(h, "membar") == 0, has_scope = false;
+        in.ord = ORD_SEQ_CST; /* membar is a synonym for fence.sc */
+        in.scope = SCOPE_AGENT;
+        for (int i = 1; i < m->n; i++) {
+            const char *w = m->w[i];
+            if (strcmp(w, "proxy") == 0 || strcmp(w, "alias") == 0) {
+                err_at(p, m->at[i], "unsupported: PTX proxies (fence.proxy orders accesses through different proxies)");
+                return;
+            } else if (strcmp(w, "sc") == 0) {
+                in.ord = ORD_SEQ_CST;
+            } else if (strcmp(w, "acq_rel") == 0) {
+                in.ord = ORD_ACQ_REL;
+            } else if (strcmp(w, "acquire") == 0) {
+                in.ord = ORD_ACQUIRE;
+            } else if (strcmp(w, "release") == 0) {
+                in.ord = ORD_RELEASE;
+            } else if (ptx_scope(w, &in.scope)) {
+                has_scope = true;
+                continue;
+            } else if (strcmp(w, "cluster") == 0) {
+                err_at(p, m->at[i], "unsupported: the .cluster scope (memsim's scopes are cta, gpu and sys)");
+                return;
+            } else {
+                err_at(p, m->at[i], "unsupported: fence modifier '.%s'", w);
+                return;
+            }
+            has_ord = true;
+        }
+        (void)has_scope;
+        if (!has_ord) {
+            err_at(p, m->at[0], "a fence needs .sc or .acq_rel (fence.sc.gpu)");
+            return;
+        }
+        if (nops) {
+            err_at(p, ops[0].at, "a fence takes no operands");
+            return;
+        }
+        it->in = in;
+        return;
+    }
+    if (strcmp(h, "bar") == 0 || strcmp(h, "barrier") == 0) {
+        inst in = new_inst(I_BARRIER, it->pos);
+        in.scope = SCOPE_WG;
+        bool mode = false;
+        for (int i = 1; i < m->n; i++) {
+            const char *w = m->w[i];
+            if (strcmp(w, "cta") == 0 || strcmp(w, "aligned") == 0)
+                continue;
+            if (strcmp(w, "sync") == 0 || strcmp(w, "arrive") == 0) {
+                mode = true;
+                in.bar_arrive = strcmp(w, "arrive") == 0;
+                continue;
+            }
+            err_at(p, m->at[i], "unsupported: barrier '%s.%s' (memsim models bar.cta.sync and bar.cta.arrive)", h, w);
+            return;
+        }
+        if (!mode) {
+            err_at(p, m->at[0], "unsupported: barrier without .sync or .arrive");
+            return;
+        }
+        if (nops < 1 || nops > 2) {
+            err_at(p, m->at[0], "%s takes a barrier id and optionally a second operand", h);
+            return;
+        }
+        in.bar_id = value_expr(p, tid, &ops[0]);
+        if (in.bar_id && nops == 2)
+            in.bar_count = value_expr(p, tid, &ops[1]);
+        it->in = in;
+        return;
+    }
+    bool ld = strcmp(h, "ld") == 0, st = strcmp(h, "st") == 0, atom = strcmp(h, "atom") == 0,
+         red = strcmp(h, "red") == 0;
+    if (!ld && !st && !atom && !red) {
+        if (local_op(p, tid, m, ops, nops, it))
+            return;
+        err_at(p, m->at[0], "unsupported: PTX instruction '%s'", h);
+        return;
+    }
+    /* ld r1, 5: a local move in Dat3M's grammar */
+    if (ld && m->n == 1 && nops == 2 && (is_register(ops[1].s, ops[1].n) || parse_int(ops[1].s, ops[1].s + ops[1].n, &(int64_t){0}))) {
+        it->in = new_inst(I_ASSIGN, it->pos);
+        it->in.dst = dst_reg(p, tid, &ops[0]);
+        if (it->in.dst >= 0)
+            it->in.val = value_expr(p, tid, &ops[1]);
+        return;
+    }
+    inst in = new_inst(ld ? I_LD : st ? I_ST : I_RMW, it->pos);
+    bool has_ord = false, has_scope = false, has_op = false, vol = false;
+    in.ord = ORD_PLAIN;
+    for (int i = 1; i < m->n; i++) {
+        const char *w = m->w[i];
+        rmwop_t r;
+        bool unsup;
+        if (strcmp(w, "weak") == 0 || strcmp(w, "relaxed") == 0 || strcmp(w, "acquire") == 0 ||
+            strcmp(w, "release") == 0 || strcmp(w, "acq_rel") == 0) {
+            if (has_ord) {
+                err_at(p, m->at[i], "two memory orders on one instruction");
+                return;
+            }
+            has_ord = true;
+            if (strcmp(w, "weak") == 0)
+                in.ord = ORD_PLAIN;
+            else if (strcmp(w, "relaxed") == 0)
+                in.ord = ORD_RELAXED;
+            else if (strcmp(w, "acquire") == 0)
+                in.ord = ORD_ACQUIRE;
+            else if (strcmp(w, "release") == 0)
+                in.ord = ORD_RELEASE;
+            else
+                in.ord = ORD_ACQ_REL;
+        } else if (strcmp(w, "volatile") == 0) {
+            vol = true; /* "the same memory synchronization semantics as ld.relaxed.sys" */
+        } else if (strcmp(w, "mmio") == 0) {
+            err_at(p, m->at[i], "unsupported: .mmio accesses");
+            return;
+        } else if (ptx_scope(w, &in.scope)) {
+            has_scope = true;
+        } else if (strcmp(w, "cluster") == 0) {
+            err_at(p, m->at[i], "unsupported: the .cluster scope (memsim's scopes are cta, gpu and sys)");
+            return;
+        } else if ((atom || red) && rmw_word(w, &r, &unsup)) {
+            if (unsup) {
+                err_at(p, m->at[i], "unsupported: atomic operation '.%s'", w);
+                return;
+            }
+            has_op = true;
+            in.rmw = r;
+        } else if (strcmp(w, "f16") == 0 || strcmp(w, "f32") == 0 || strcmp(w, "f64") == 0 || strcmp(w, "bf16") == 0) {
+            err_at(p, m->at[i], "unsupported: floating-point accesses ('.%s')", w);
+            return;
+        } else if (strcmp(w, "sc") == 0) {
+            err_at(p, m->at[i], "'.sc' is a fence order: PTX memory operations are weak, relaxed, acquire, release or acq_rel");
+            return;
+        } else if (!ignorable_ptx(w)) {
+            err_at(p, m->at[i], "unsupported: PTX modifier '.%s' on %s", w, h);
+            return;
+        }
+    }
+    if (vol) {
+        if (has_ord || atom || red) {
+            err_at(p, m->at[0], ".volatile goes alone on ld or st");
+            return;
+        }
+        in.ord = ORD_RELAXED;
+        in.scope = SCOPE_SYS;
+        has_scope = true;
+    } else if ((atom || red) && !has_ord) {
+        in.ord = ORD_RELAXED;
+    }
+    if (in.ord == ORD_PLAIN) {
+        if (has_scope) {
+            err_at(p, m->at[0], "a weak access has no scope");
+            return;
+        }
+        in.scope = SCOPE_NONE;
+    } else if (!has_scope) {
+        in.scope = SCOPE_AGENT; /* PTX's default scope is .gpu */
+    }
+    if ((ld && (in.ord == ORD_RELEASE || in.ord == ORD_ACQ_REL)) || (st && (in.ord == ORD_ACQUIRE || in.ord == ORD_ACQ_REL))) {
+        err_at(p, m->at[0], "%s cannot be %s", h, order_name(in.ord));
+        return;
+    }
+    if ((atom || red) && in.ord == ORD_PLAIN) {
+        err_at(p, m->at[0], "an atomic cannot be .weak");
+        return;
+    }
+    if ((atom || red) && !has_op) {
+        err_at(p, m->at[0], "%s needs an operation (add, sub, exch, cas, and, or, xor, min, max)", h);
+        return;
+    }
+    if (ld) {
+        if (nops != 2) {
+            err_at(p, m->at[0], "ld takes a register and a location");
+            return;
+        }
+        in.dst = dst_reg(p, tid, &ops[0]);
+        if (in.dst < 0 || !mem_operand(p, &ops[1], &in.mem))
+            return;
+    } else if (st) {
+        if (nops != 2) {
+            err_at(p, m->at[0], "st takes a location and a value");
+            return;
+        }
+        if (!mem_operand(p, &ops[0], &in.mem))
+            return;
+        in.val = value_expr(p, tid, &ops[1]);
+    } else {
+        int want = (red ? 2 : 3) + (in.rmw == RMW_CAS);
+        if (nops != want) {
+            err_at(p, m->at[0], "%s.%s takes %d operands", h, rmw_name(in.rmw), want);
+            return;
+        }
+        int k = 0;
+        if (atom) {
+            in.dst = dst_reg(p, tid, &ops[k++]);
+            if (in.dst < 0)
+                return;
+        }
+        if (!mem_operand(p, &ops[k++], &in.mem))
+            return;
+        in.val = value_expr(p, tid, &ops[k++]);
+        if (in.val && in.rmw == RMW_CAS)
+            in.val2 = value_expr(p, tid, &ops[k++]);
+    }
+    it->in = in;
+}
+
+/* ---- Vulkan instructions --------------------------------------------------------------- */
+
+static void vk_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *it)
+{
+    const char *h = m->w[0];
+    it->kind = IT_INST;
+    if (strcmp(h, "avdevice") == 0 || strcmp(h, "visdevice") == 0) {
+        it->in = new_inst(I_FENCE, it->pos);
+        it->in.ord = ORD_RELAXED;
+        it->in.scope = SCOPE_SYS;
+        it->in.vk = VK_GIVEN | (h[0] == 'a' ? VK_AVDEVICE : VK_VISDEVICE);
+        if (m->n > 1 || nops)
+            err_at(p, m->at[0], "%s takes no modifiers or operands", h);
+        return;
+    }
+    bool ld = strcmp(h, "ld") == 0, st = strcmp(h, "st") == 0, rmw = strcmp(h, "rmw") == 0;
+    bool membar = strcmp(h, "membar") == 0, cbar = strcmp(h, "cbar") == 0;
+    if (!ld && !st && !rmw && !membar && !cbar) {
+        if (local_op(p, tid, m, ops, nops, it))
+            return;
+        err_at(p, m->at[0], "unsupported: Vulkan instruction '%s'", h);
+        return;
+    }
+    if (ld && nops == 2 && (is_register(ops[1].s, ops[1].n) || parse_int(ops[1].s, ops[1].s + ops[1].n, &(int64_t){0}))) {
+        it->in = new_inst(I_ASSIGN, it->pos);
+        it->in.dst = dst_reg(p, tid, &ops[0]);
+        if (it->in.dst >= 0)
+            it->in.val = value_expr(p, tid, &ops[1]);
+        return;
+    }
+    inst in = new_inst(ld ? I_LD : st ? I_ST : rmw ? I_RMW : membar ? I_FENCE : I_BARRIER, it->pos);
+    in.vk = VK_GIVEN;
+    in.rmw = RMW_EXCH;
+    bool atomic = rmw, has_ord = false, has_sc = false;
+    in.ord = ORD_PLAIN;
+    in.scope = SCOPE_NONE;
+    for (int i = 1; i < m->n; i++) {
+        const char *w = m->w[i];
+        rmwop_t r;
+        bool unsup;
+        if (strcmp(w, "atom") == 0) {
+            atomic = true;
+        } else if (strcmp(w, "acq") == 0 || strcmp(w, "rel") == 0 || strcmp(w, "acq_rel") == 0) {
+            order_t o = strcmp(w, "acq") == 0 ? ORD_ACQUIRE : strcmp(w, "rel") == 0 ? ORD_RELEASE : ORD_ACQ_REL;
+            in.ord = has_ord && in.ord != o ? ORD_ACQ_REL : o;
+            has_ord = true;
+        } else if (vk_scope(w, &in.scope)) {
+        } else if (strcmp(w, "nonpriv") == 0) {
+            in.vk |= VK_NONPRIV;
+        } else if (strcmp(w, "av") == 0) {
+            in.vk |= VK_AV;
+        } else if (strcmp(w, "vis") == 0) {
+            in.vk |= VK_VIS;
+        } else if (strcmp(w, "sc0") == 0 || strcmp(w, "sc1") == 0) {
+            has_sc = true;
+            if (w[2] == '1')
+                in.vk |= VK_SC1;
+        } else if (strcmp(w, "semsc0") == 0) {
+            in.vk |= VK_SEMSC0;
+        } else if (strcmp(w, "semsc1") == 0) {
+            in.vk |= VK_SEMSC1;
+        } else if (strcmp(w, "semav") == 0) {
+            in.vk |= VK_SEMAV;
+        } else if (strcmp(w, "semvis") == 0) {
+            in.vk |= VK_SEMVIS;
+        } else if (rmw && rmw_word(w, &r, &unsup)) {
+            if (unsup || r == RMW_CAS) {
+                err_at(p, m->at[i], "unsupported: Vulkan rmw operation '.%s'", w);
+                return;
+            }
+            in.rmw = r;
+        } else {
+            err_at(p, m->at[i], "unsupported: Vulkan modifier '.%s' on %s", w, h);
+            return;
+        }
+    }
+    if (ld || st || rmw) {
+        (void)has_sc; /* storage class 0 unless .sc1 */
+        if (atomic && in.ord == ORD_PLAIN)
+            in.ord = ORD_RELAXED;
+        if (!atomic && has_ord) {
+            err_at(p, m->at[0], "a non-atomic %s cannot have acquire or release semantics", h);
+            return;
+        }
+        if ((ld && (in.ord == ORD_RELEASE || in.ord == ORD_ACQ_REL)) || (st && (in.ord == ORD_ACQUIRE || in.ord == ORD_ACQ_REL))) {
+            err_at(p, m->at[0], "%s cannot be %s", h, order_name(in.ord));
+            return;
+        }
+        if (atomic && in.scope == SCOPE_NONE) {
+            err_at(p, m->at[0], "an atomic needs a scope (sg, wg, qf or dv)");
+            return;
+        }
+    } else if (in.vk & (VK_AV | VK_VIS | VK_NONPRIV | VK_SC1)) {
+        err_at(p, m->at[0], "%s takes no storage class, av, vis or nonpriv", h);
+        return;
+    }
+    if (ld) {
+        if (nops != 2) {
+            err_at(p, m->at[0], "ld takes a register and a location");
+            return;
+        }
+        in.dst = dst_reg(p, tid, &ops[0]);
+        if (in.dst < 0 || !mem_operand(p, &ops[1], &in.mem))
+            return;
+    } else if (st) {
+        if (nops != 2) {
+            err_at(p, m->at[0], "st takes a location and a value");
+            return;
+        }
+        if (!mem_operand(p, &ops[0], &in.mem))
+            return;
+        in.val = value_expr(p, tid, &ops[1]);
+    } else if (rmw) {
+        if (nops != 3) {
+            err_at(p, m->at[0], "rmw takes a register, a location and a value");
+            return;
+        }
+        in.dst = dst_reg(p, tid, &ops[0]);
+        if (in.dst < 0 || !mem_operand(p, &ops[1], &in.mem))
+            return;
+        in.val = value_expr(p, tid, &ops[2]);
+    } else if (membar) {
+        if (nops) {
+            err_at(p, ops[0].at, "membar takes no operands");
+            return;
+        }
+        if (in.scope == SCOPE_NONE)
+            in.scope = SCOPE_SYS;
+    } else {
+        if (nops != 1) {
+            err_at(p, m->at[0], "cbar takes the barrier's id");
+            return;
+        }
+        if (in.scope == SCOPE_NONE)
+            in.scope = SCOPE_WG;
+        in.bar_id = value_expr(p, tid, &ops[0]);
+    }
+    it->in = in;
+}
+
+/* ---- one cell of the code ---------------------------------------------------------------- */
+
+static void parse_cell(lp *p, int tid, const char *s, const char *end)
+{
+    s = skip_ws(s, end);
+    end = trim_end(s, end);
+    if (s == end)
+        return;
+    item it;
+    memset(&it, 0, sizeof it);
+    it.pos = pos_of(p, s);
+    /* LC00: */
+    if (end[-1] == ':') {
+        span o = {s, (size_t)(end - 1 - s), s};
+        while (o.n && isspace((unsigned char)o.s[o.n - 1]))
+            o.n--;
+        it.kind = IT_LABEL;
+        if (label_name(p, &o, it.label))
+            push_item(&p->code[tid], &it);
+        return;
+    }
+    const char *e = s;
+    while (e < end && !isspace((unsigned char)*e))
+        e++;
+    mnem m;
+    if (!split_mnemonic(p, s, (size_t)(e - s), &m))
+        return;
+    span ops[6];
+    int nops = split_operands(e, end, ops, 6);
+    binop_t cmp;
+    if (strcmp(m.w[0], "goto") == 0 || strcmp(m.w[0], "bra") == 0) {
+        if (nops != 1) {
+            err_at(p, s, "%s takes a label", m.w[0]);
+            return;
+        }
+        it.kind = IT_GOTO;
+        if (label_name(p, &ops[0], it.label))
+            push_item(&p->code[tid], &it);
+        return;
+    }
+    if (branch_word(m.w[0], &cmp) && m.n == 1) {
+        if (nops != 3) {
+            err_at(p, s, "%s takes two values and a label", m.w[0]);
+            return;
+        }
+        it.kind = IT_BRANCH;
+        it.cmp = cmp;
+        it.a = value_expr(p, tid, &ops[0]);
+        it.b = it.a ? value_expr(p, tid, &ops[1]) : NULL;
+        if (it.b && label_name(p, &ops[2], it.label)) {
+            push_item(&p->code[tid], &it);
+            return;
+        }
+        expr_free(it.a);
+        expr_free(it.b);
+        return;
+    }
+    if (p->vulkan)
+        vk_inst(p, tid, &m, ops, nops, &it);
+    else
+        ptx_inst(p, tid, &m, ops, nops, &it);
+    if (failed(p)) {
+        inst *in = &it.in;
+        expr_free(in->val);
+        expr_free(in->val2);
+        expr_free(in->bar_id);
+        expr_free(in->bar_count);
+        return;
+    }
+    push_item(&p->code[tid], &it);
+}
+
+/* ---- control flow: items -> structured IR ---------------------------------------------------- */
+
+static int find_label(const items *c, const char *name)
+{
+    for (int i = 0; i < c->n; i++)
+        if (c->v[i].kind == IT_LABEL && strcmp(c->v[i].label, name) == 0)
+            return i;
+    return -1;
+}
+
+static binop_t negate_cmp(binop_t op)
+{
+    switch (op) {
+    case BIN_EQ: return BIN_NE;
+    case BIN_NE: return BIN_EQ;
+    case BIN_LT: return BIN_GE;
+    case BIN_GE: return BIN_LT;
+    case BIN_GT: return BIN_LE;
+    default: return BIN_GT; /* BIN_LE */
+    }
+}
+
+static bool is_reg_expr(const expr *e, int r) { return e && e->kind == EX_REG && e->reg == r; }
+
+/* Items lo..hi-1 of thread tid into block out. */
+static bool structure(lp *p, int tid, int lo, int hi, block *out)
+{
+    items *c = &p->code[tid];
+    int i = lo;
+    while (i < hi && !failed(p)) {
+        item *it = &c->v[i];
+        if (it->kind == IT_LABEL) {
+            /* A label that something after it jumps back to opens a loop. */
+            int back = -1;
+            for (int j = i + 1; j < c->n; j++)
+                if ((c->v[j].kind == IT_BRANCH || c->v[j].kind == IT_GOTO) && strcmp(c->v[j].label, it->label) == 0)
+                    back = j;
+            if (back < 0) {
+                i++;
+                continue;
+            }
+            /* LC: rd r, x ; bCC r, v, LC                       spin while CC
+             * LC: rd r, x ; bCC r, v, LE ; goto LC ; LE:       spin until CC */
+            item *rd = i + 1 < hi ? &c->v[i + 1] : NULL;
+            item *br = i + 2 < hi ? &c->v[i + 2] : NULL;
+            bool ok = rd && br && rd->kind == IT_INST &&
+                      (rd->in.kind == I_LD || (rd->in.kind == I_RMW && rd->in.rmw == RMW_CAS)) && rd->in.dst >= 0 &&
+                      br->kind == IT_BRANCH && (br->cmp == BIN_EQ || br->cmp == BIN_NE);
+            int end = -1;
+            bool exit_when_cc = false;
+            if (ok && strcmp(br->label, it->label) == 0 && back == i + 2) {
+                end = i + 3;
+                exit_when_cc = false;
+            } else if (ok && i + 4 < hi && c->v[i + 3].kind == IT_GOTO && strcmp(c->v[i + 3].label, it->label) == 0 &&
+                       back == i + 3 && c->v[i + 4].kind == IT_LABEL && strcmp(c->v[i + 4].label, br->label) == 0) {
+                end = i + 4; /* the exit label stays: others may jump to it */
+                exit_when_cc = true;
+            }
+            const expr *want = NULL;
+            if (end > 0) {
+                int r = rd->in.dst;
+                if (is_reg_expr(br->a, r) && !is_reg_expr(br->b, r))
+                    want = br->b;
+                else if (is_reg_expr(br->b, r) && !is_reg_expr(br->a, r))
+                    want = br->a;
+            }
+            if (!want) {
+                diag_error(p->d, it->pos.line, it->pos.col,
+                           "unsupported: a loop that is not a spin-wait on one load or CAS "
+                           "(%s: ld r, x; beq r, v, %s) in thread %s",
+                           it->label, it->label, p->t->threads[tid].name);
+                return false;
+            }
+            inst aw = rd->in;
+            memset(&rd->in, 0, sizeof rd->in); /* moved */
+            aw.await_rmw = aw.kind == I_RMW;
+            aw.kind = I_AWAIT;
+            /* exit when (r CC v): await r == v for EQ, r != v for NE; spin while CC: the opposite */
+            bool eq = br->cmp == BIN_EQ;
+            aw.await_ne = exit_when_cc ? !eq : eq;
+            aw.want = want == br->a ? br->a : br->b;
+            if (want == br->a)
+                br->a = NULL;
+            else
+                br->b = NULL;
+            block_push(out, &aw);
+            i = end;
+            continue;
+        }
+        if (it->kind == IT_INST) {
+            block_push(out, &it->in);
+            memset(&it->in, 0, sizeof it->in);
+            i++;
+            continue;
+        }
+        int target = find_label(c, it->label);
+        if (target < 0) {
+            diag_error(p->d, it->pos.line, it->pos.col, "unknown label '%s' in thread %s", it->label,
+                       p->t->threads[tid].name);
+            return false;
+        }
+        if (target <= i) {
+            diag_error(p->d, it->pos.line, it->pos.col,
+                       "unsupported: a backward jump to %s that is not a spin-wait loop", it->label);
+            return false;
+        }
+        if (target > hi) {
+            diag_error(p->d, it->pos.line, it->pos.col,
+                       "unsupported: a jump to %s out of the code that an enclosing branch skips (not nested)",
+                       it->label);
+            return false;
+        }
+        if (it->kind == IT_GOTO) {
+            /* Code up to the target is dead unless something else jumps into it. */
+            for (int j = 0; j < c->n; j++)
+                if ((c->v[j].kind == IT_BRANCH || c->v[j].kind == IT_GOTO) && j != i) {
+                    int tj = find_label(c, c->v[j].label);
+                    if (tj > i && tj < target) {
+                        diag_error(p->d, it->pos.line, it->pos.col,
+                                   "unsupported: jumps into code that a goto skips");
+                        return false;
+                    }
+                }
+            i = target;
+            continue;
+        }
+        /* bCC a, b, L: if !(a CC b) { items up to L }; and with an else:
+         * bCC a, b, LE; body; goto LX; LE: else-body; LX: */
+        inst in = new_inst(I_IF, it->pos);
+        in.val = expr_bin(negate_cmp(it->cmp), it->a, it->b, it->pos);
+        it->a = it->b = NULL;
+        int body_end = target, next = target, lx = -1;
+        if (target - 1 > i && c->v[target - 1].kind == IT_GOTO) {
+            lx = find_label(c, c->v[target - 1].label);
+            if (lx > target && lx <= hi) {
+                body_end = target - 1;
+                next = lx;
+            } else {
+                lx = -1;
+            }
+        }
+        bool ok = structure(p, tid, i + 1, body_end, &in.body) &&
+                  (lx < 0 || structure(p, tid, target + 1, lx, &in.els));
+        if (!ok) {
+            expr_free(in.val);
+            block_free(&in.body);
+            block_free(&in.els);
+            return false;
+        }
+        block_push(out, &in);
+        i = next;
+    }
+    return !failed(p);
+}
+
+/* Barrier operands that are registers only the init block sets are constants;
+ * a barrier whose id is loaded from memory is matched by value (symexec). */
+static void fold_barrier_regs(lp *p, int tid, block *b, const bool *written)
+{
+    for (int i = 0; i < b->n; i++) {
+        inst *in = &b->v[i];
+        if (in->kind == I_IF)
+            fold_barrier_regs(p, tid, &in->body, written);
+        if (in->kind != I_BARRIER)
+            continue;
+        expr **ops[2] = {&in->bar_id, &in->bar_count};
+        for (int k = 0; k < 2; k++) {
+            expr *e = *ops[k];
+            if (e && e->kind == EX_REG && !written[e->reg]) {
+                int64_t v = p->reginit_set[tid][e->reg] ? p->reginit[tid][e->reg] : 0;
+                srcpos pos = e->pos;
+                expr_free(e);
+                *ops[k] = expr_const(v, pos);
+            }
+        }
+    }
+}
+
+static void mark_written(const block *b, bool *written)
+{
+    for (int i = 0; i < b->n; i++) {
+        const inst *in = &b->v[i];
+        if (in->dst >= 0 && in->dst < 64)
+            written[in->dst] = true;
+        if (in->kind == I_IF) {
+            mark_written(&in->body, written);
+            mark_written(&in->els, written);
+        }
+    }
+}
+
+static bool dynamic_barrier(const block *b)
+{
+    for (int i = 0; i < b->n; i++) {
+        const inst *in = &b->v[i];
+        if (in->kind == I_IF && (dynamic_barrier(&in->body) || dynamic_barrier(&in->els)))
+            return true;
+        if (in->kind == I_BARRIER && ((in->bar_id && in->bar_id->kind != EX_CONST) ||
+                                      (in->bar_count && in->bar_count->kind != EX_CONST)))
+            return true;
+    }
+    return false;
+}
+
+/* ---- the initial state ---------------------------------------------------------------- */
+
+static bool is_type_word(const char *s, size_t n)
+{
+    static const char *const types[] = {"int", "uint", "int32_t", "uint32_t", "int64_t", "uint64_t", "long",
+                                        "intptr_t", "unsigned", "signed", "char", "short", NULL};
+    for (int i = 0; types[i]; i++)
+        if (word_eq(s, n, types[i]))
+            return true;
+    return false;
+}
+
+typedef struct {
+    int thread, reg;
+    int64_t value;
+    const char *at;
+} reg_init;
+
+static bool parse_init(lp *p, const char *s, const char *end, reg_init **rinits, int *nrinit)
+{
+    while (s < end && !failed(p)) {
+        const char *e = s;
+        while (e < end && *e != ';' && *e != '\n')
+            e++;
+        const char *a = skip_ws(s, e), *z = trim_end(a, e);
+        s = e < end ? e + 1 : end;
+        if (a == z)
+            continue;
+        /* words */
+        span w[8];
+        int nw = 0;
+        const char *q = a;
+        while (q < z && nw < 8) {
+            q = skip_ws(q, z);
+            if (q >= z)
+                break;
+            const char *st = q;
+            if (*q == '=' || *q == '@' || *q == '&')
+                q++;
+            else
+                while (q < z && !isspace((unsigned char)*q) && *q != '=' && *q != '@')
+                    q++;
+            w[nw].s = st;
+            w[nw].n = (size_t)(q - st);
+            w[nw].at = st;
+            nw++;
+        }
+        /* "P0: r0" is one word */
+        for (int i = 0; i + 1 < nw; i++)
+            if (w[i].n && w[i].s[w[i].n - 1] == ':') {
+                w[i].n = (size_t)(w[i + 1].s + w[i + 1].n - w[i].s);
+                memmove(&w[i + 1], &w[i + 2], (size_t)(nw - i - 2) * sizeof w[0]);
+                nw--;
+            }
+        int k = 0;
+        if (nw >= 2 && is_type_word(w[0].s, w[0].n))
+            k = 1;
+        /* z aliases x  (Vulkan: another reference to the same location) */
+        if (nw - k == 3 && word_eq(w[k + 1].s, w[k + 1].n, "aliases")) {
+            int base = use_loc(p, w[k + 2].s, w[k + 2].n, pos_of(p, w[k + 2].at));
+            if (find_loc(p->t, w[k].s, w[k].n) >= 0) {
+                err_at(p, w[k].at, "'%.*s' is declared twice", (int)w[k].n, w[k].s);
+                return false;
+            }
+            int l = add_loc(p, w[k].s, w[k].n, 0, pos_of(p, w[k].at));
+            test *t = p->t;
+            t->ncells--; /* shares the cell of its base */
+            t->locs[l].first_cell = t->locs[base].first_cell;
+            t->locs[l].init[0] = t->locs[base].init[0];
+            continue;
+        }
+        for (int i = k; i < nw; i++)
+            if (word_eq(w[i].s, w[i].n, "@") || word_eq(w[i].s, w[i].n, "aliases")) {
+                err_at(p, w[i].at, "unsupported: PTX proxies (a location declared as an alias through another proxy)");
+                return false;
+            }
+        if (nw - k != 3 || !word_eq(w[k + 1].s, w[k + 1].n, "=")) {
+            if (nw - k == 1) { /* a location with no value: 0 */
+                use_loc(p, w[k].s, w[k].n, pos_of(p, w[k].at));
+                continue;
+            }
+            err_at(p, a, "expected 'location = value' or 'thread:register = value' in the initial state");
+            return false;
+        }
+        int64_t v;
+        if (!parse_int(w[k + 2].s, w[k + 2].s + w[k + 2].n, &v)) {
+            err_at(p, w[k + 2].at, "unsupported: initial value '%.*s' (memsim takes integer initial values; "
+                                   "registers and locations holding addresses are not modelled)",
+                   (int)w[k + 2].n, w[k + 2].s);
+            return false;
+        }
+        const char *colon = memchr(w[k].s, ':', w[k].n);
+        if (colon) {
+            /* P1:r0 = 5 -- the thread may not be declared yet: resolved later */
+            *rinits = realloc(*rinits, (size_t)(*nrinit + 1) * sizeof **rinits);
+            reg_init *ri = &(*rinits)[(*nrinit)++];
+            ri->thread = -1;
+            ri->reg = -1;
+            ri->value = v;
+            ri->at = w[k].at;
+            continue;
+        }
+        int l = find_loc(p->t, w[k].s, w[k].n);
+        if (l >= 0) {
+            err_at(p, w[k].at, "'%.*s' is initialised twice", (int)w[k].n, w[k].s);
+            return false;
+        }
+        for (size_t i = 0; i < w[k].n; i++)
+            if (!isalnum((unsigned char)w[k].s[i]) && w[k].s[i] != '_') {
+                err_at(p, w[k].at, "unsupported: initial state for '%.*s'", (int)w[k].n, w[k].s);
+                return false;
+            }
+        add_loc(p, w[k].s, w[k].n, v, pos_of(p, w[k].at));
+    }
+    return !failed(p);
+}
+
+static bool apply_reg_inits(lp *p, reg_init *ri, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const char *s = ri[i].at;
+        const char *colon = strchr(s, ':');
+        const char *rs = skip_ws(colon + 1, colon + 64);
+        const char *re = rs;
+        while (isalnum((unsigned char)*re) || *re == '_')
+            re++;
+        int th = find_thread(p->t, s, (size_t)(trim_end(s, colon) - s));
+        if (th < 0) {
+            err_at(p, s, "unknown thread '%.*s'", (int)(colon - s), s);
+            return false;
+        }
+        if (!is_register(rs, (size_t)(re - rs))) {
+            err_at(p, rs, "expected a register (r0, r1, ...)");
+            return false;
+        }
+        int r = use_reg(p, th, rs, (size_t)(re - rs));
+        if (r < 0) {
+            err_at(p, rs, "unsupported: more than 64 registers in one thread");
+            return false;
+        }
+        p->reginit[th][r] = ri[i].value;
+        p->reginit_set[th][r] = true;
+    }
+    return true;
+}
+
+/* ---- thread headers: P0@cta 0,gpu 0 / P0@sg 0, wg 0, qf 0 ------------------------------- */
+
+static bool parse_thread_header(lp *p, const char *s, const char *end, int idx)
+{
+    s = skip_ws(s, end);
+    end = trim_end(s, end);
+    const char *at = memchr(s, '@', (size_t)(end - s));
+    const char *ne = trim_end(s, at ? at : end);
+    if (ne == s) {
+        err_at(p, s, "expected a thread name such as P0");
+        return false;
+    }
+    test *t = p->t;
+    if (t->nthreads == p->thread_cap) {
+        p->thread_cap = p->thread_cap ? 2 * p->thread_cap : 8;
+        t->threads = realloc(t->threads, (size_t)p->thread_cap * sizeof *t->threads);
+    }
+    thread *th = &t->threads[t->nthreads++];
+    memset(th, 0, sizeof *th);
+    th->name = strndup(s, (size_t)(ne - s));
+    th->pos = pos_of(p, s);
+    th->gpu = 0;
+    th->wg = 1000000 + idx; /* its own workgroup unless placed */
+    th->wave = 1000000 + idx;
+    if (!at)
+        return true;
+    const char *q = at + 1;
+    while (q < end) {
+        const char *c = memchr(q, ',', (size_t)(end - q));
+        const char *e = c ? c : end;
+        const char *a = skip_ws(q, e), *z = trim_end(a, e);
+        const char *kw = a;
+        while (a < z && isalpha((unsigned char)*a))
+            a++;
+        size_t kn = (size_t)(a - kw);
+        int64_t v;
+        if (!parse_int(a, z, &v) || v < 0 || v > 100000) {
+            err_at(p, kw, "expected a placement such as 'cta 0,gpu 0' or 'sg 0, wg 0, qf 0'");
+            return false;
+        }
+        if (!p->vulkan && word_eq(kw, kn, "cta"))
+            th->wg = (int)v;
+        else if (!p->vulkan && word_eq(kw, kn, "gpu"))
+            th->gpu = (int)v;
+        else if (p->vulkan && word_eq(kw, kn, "sg"))
+            th->wave = (int)v;
+        else if (p->vulkan && word_eq(kw, kn, "wg"))
+            th->wg = (int)v;
+        else if (p->vulkan && word_eq(kw, kn, "qf"))
+            th->gpu = (int)v;
+        else {
+            err_at(p, kw, "unsupported: placement '%.*s' (PTX: cta, gpu; Vulkan: sg, wg, qf)", (int)kn, kw);
+            return false;
+        }
+        q = c ? c + 1 : end;
+    }
+    if (th->gpu > 64) {
+        err_at(p, at, "unsupported: more than 64 GPUs or queue families");
+        return false;
+    }
+    return true;
+}
+
+/* ---- the condition ------------------------------------------------------------------------ */
+
+typedef struct {
+    lp *p;
+    const char *s, *end;
+} cscan;
+
+static void cskip(cscan *c)
+{
+    for (;;) {
+        c->s = skip_ws(c->s, c->end);
+        if (c->s + 1 < c->end && c->s[0] == '(' && c->s[1] == '*') {
+            const char *e = strstr(c->s + 2, "*)");
+            c->s = e ? e + 2 : c->end;
+        } else {
+            return;
+        }
+    }
+}
+
+static bool clook(cscan *c, const char *w)
+{
+    cskip(c);
+    size_t n = strlen(w);
+    if ((size_t)(c->end - c->s) < n || strncmp(c->s, w, n) != 0)
+        return false;
+    if (isalpha((unsigned char)w[0]) && c->s + n < c->end && (isalnum((unsigned char)c->s[n]) || c->s[n] == '_'))
+        return false;
+    return true;
+}
+
+static bool caccept(cscan *c, const char *w)
+{
+    if (!clook(c, w))
+        return false;
+    c->s += strlen(w);
+    return true;
+}
+
+static cond *c_or(cscan *c);
+
+static bool c_operand(cscan *c, operand *o)
+{
+    cskip(c);
+    lp *p = c->p;
+    const char *a = c->s;
+    o->pos = pos_of(p, a);
+    const char *q = a;
+    if (q < c->end && (*q == '-' || *q == '+'))
+        q++;
+    if (q < c->end && isdigit((unsigned char)*q)) {
+        const char *e = q;
+        while (e < c->end && isalnum((unsigned char)*e))
+            e++;
+        /* 1:r0 */
+        const char *e2 = skip_ws(e, c->end);
+        if (e2 < c->end && *e2 == ':' && a == q) {
+            q = e;
+        } else {
+            int64_t v;
+            if (!parse_int(a, e, &v)) {
+                err_at(p, a, "expected a number, found '%.*s'", (int)(e - a), a);
+                return false;
+            }
+            o->kind = OPND_CONST;
+            o->value = v;
+            c->s = e;
+            return true;
+        }
+    }
+    const char *e = a;
+    while (e < c->end && (isalnum((unsigned char)*e) || *e == '_'))
+        e++;
+    if (e == a) {
+        err_at(p, a, "expected THREAD:REGISTER, a location or a number in the condition");
+        return false;
+    }
+    const char *e2 = skip_ws(e, c->end);
+    if (e2 < c->end && *e2 == ':') {
+        int th = find_thread(p->t, a, (size_t)(e - a));
+        if (th < 0) {
+            err_at(p, a, "unknown thread '%.*s' in the condition", (int)(e - a), a);
+            return false;
+        }
+        const char *rs = skip_ws(e2 + 1, c->end), *re = rs;
+        while (re < c->end && (isalnum((unsigned char)*re) || *re == '_'))
+            re++;
+        if (!is_register(rs, (size_t)(re - rs))) {
+            err_at(p, rs, "expected a register after '%.*s:'", (int)(e - a), a);
+            return false;
+        }
+        int r = use_reg(p, th, rs, (size_t)(re - rs));
+        if (r < 0) {
+            err_at(p, rs, "unsupported: more than 64 registers in one thread");
+            return false;
+        }
+        o->kind = OPND_REG;
+        o->thread = th;
+        o->reg = r;
+        c->s = re;
+        return true;
+    }
+    int l = use_loc(p, a, (size_t)(e - a), pos_of(p, a));
+    o->kind = OPND_MEM;
+    o->cell = p->t->locs[l].first_cell;
+    c->s = e;
+    return true;
+}
+
+static cond *c_atom(cscan *c)
+{
+    lp *p = c->p;
+    cskip(c);
+    cond *r = calloc(1, sizeof *r);
+    r->pos = pos_of(p, c->s);
+    if (caccept(c, "~") || caccept(c, "not") || (clook(c, "!") && !clook(c, "!=") && caccept(c, "!"))) {
+        r->kind = C_NOT;
+        r->a = c_atom(c);
+        if (!r->a) {
+            free(r);
+            return NULL;
+        }
+        return r;
+    }
+    if (caccept(c, "(")) {
+        free(r);
+        r = c_or(c);
+        if (r && !caccept(c, ")")) {
+            err_at(p, c->s, "expected ')' in the condition");
+            cond_free(r);
+            return NULL;
+        }
+        return r;
+    }
+    if (caccept(c, "true") || caccept(c, "false")) {
+        r->kind = c->s[-1] == 'e' && c->s[-2] == 'u' ? C_TRUE : C_FALSE;
+        return r;
+    }
+    r->kind = C_CMP;
+    if (!c_operand(c, &r->l)) {
+        free(r);
+        return NULL;
+    }
+    if (caccept(c, "==") || caccept(c, "=")) {
+        r->ne = false;
+    } else if (caccept(c, "!=") || caccept(c, "<>")) {
+        r->ne = true;
+    } else {
+        err_at(p, c->s, "expected '=', '==' or '!=' in the condition");
+        free(r);
+        return NULL;
+    }
+    if (!c_operand(c, &r->r)) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+static cond *c_bin(cscan *c, bool is_and)
+{
+    cond *a = is_and ? c_atom(c) : c_bin(c, true);
+    while (a && (is_and ? (caccept(c, "/\\") || caccept(c, "&&")) : (caccept(c, "\\/") || caccept(c, "||")))) {
+        cond *b = is_and ? c_atom(c) : c_bin(c, true);
+        if (!b) {
+            cond_free(a);
+            return NULL;
+        }
+        cond *n = calloc(1, sizeof *n);
+        n->kind = is_and ? C_AND : C_OR;
+        n->a = a;
+        n->b = b;
+        n->pos = a->pos;
+        a = n;
+    }
+    return a;
+}
+
+static cond *c_or(cscan *c) { return c_bin(c, false); }
+
+static bool parse_condition(lp *p, const char *s, const char *end)
+{
+    cscan c = {p, s, end};
+    cskip(&c);
+    if (caccept(&c, "locations")) {
+        /* locations [x; P0:r0;]: extra locations herd shows; memsim shows the condition's */
+        const char *e = memchr(c.s, ']', (size_t)(end - c.s));
+        if (!e) {
+            err_at(p, c.s, "expected ']' after locations");
+            return false;
+        }
+        c.s = e + 1;
+        cskip(&c);
+    }
+    if (c.s == end)
+        return true;
+    if (clook(&c, "filter")) {
+        err_at(p, c.s, "unsupported: filter conditions");
+        return false;
+    }
+    quant_t q;
+    if (caccept(&c, "exists")) {
+        q = Q_EXISTS;
+    } else if (caccept(&c, "forall")) {
+        q = Q_FORALL;
+    } else if (caccept(&c, "~")) {
+        if (!caccept(&c, "exists")) {
+            err_at(p, c.s, "expected 'exists' after '~'");
+            return false;
+        }
+        q = Q_NOT_EXISTS;
+    } else {
+        err_at(p, c.s, "expected exists, ~exists or forall");
+        return false;
+    }
+    p->t->quant = q;
+    p->t->cond = c_or(&c);
+    if (!p->t->cond)
+        return false;
+    cskip(&c);
+    if (c.s < end) {
+        err_at(p, c.s, "unexpected text after the condition");
+        return false;
+    }
+    return true;
+}
+
+/* ---- the whole file ------------------------------------------------------------------------------ */
+
+/* The line (at or after s) that starts the condition section, or end. */
+static const char *find_condition(const char *s, const char *end)
+{
+    while (s < end) {
+        const char *a = skip_ws(s, end);
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        const char *le = nl ? nl : end;
+        static const char *const kws[] = {"exists", "~exists", "forall", "locations", "filter", "~ exists", NULL};
+        for (int i = 0; kws[i]; i++) {
+            size_t n = strlen(kws[i]);
+            if ((size_t)(le - a) >= n && strncmp(a, kws[i], n) == 0 && (a + n == le || !isalnum((unsigned char)a[n])))
+                return a;
+        }
+        s = nl ? nl + 1 : end;
+    }
+    return end;
+}
+
+static void free_items(lp *p)
+{
+    for (int th = 0; th < MAXTH; th++) {
+        for (int i = 0; i < p->code[th].n; i++) {
+            item *it = &p->code[th].v[i];
+            expr_free(it->a);
+            expr_free(it->b);
+            inst *in = &it->in;
+            expr_free(in->val);
+            expr_free(in->val2);
+            expr_free(in->want);
+            expr_free(in->bar_id);
+            expr_free(in->bar_count);
+        }
+        free(p->code[th].v);
+    }
+}
+
+static bool parse_all(lp *p, litmus_arch *arch)
+{
+    const char *src = p->src, *end = src + strlen(src);
+    test *t = p->t;
+    /* Header: ARCH NAME */
+    const char *s = skip_ws(src, end);
+    const char *e = s;
+    while (e < end && !isspace((unsigned char)*e))
+        e++;
+    if (word_eq(s, (size_t)(e - s), "PTX") || word_eq(s, (size_t)(e - s), "ptx")) {
+        p->vulkan = false;
+    } else if (word_eq(s, (size_t)(e - s), "VULKAN") || word_eq(s, (size_t)(e - s), "Vulkan") ||
+               word_eq(s, (size_t)(e - s), "vulkan")) {
+        p->vulkan = true;
+    } else {
+        err_at(p, s, "unsupported: litmus architecture '%.*s' (memsim reads PTX and VULKAN litmus tests)",
+               (int)(e - s > 40 ? 40 : e - s), s);
+        return false;
+    }
+    if (arch)
+        *arch = p->vulkan ? LITMUS_VULKAN : LITMUS_PTX;
+    const char *nl = memchr(e, '\n', (size_t)(end - e));
+    const char *ns = skip_ws(e, nl ? nl : end), *ne = trim_end(ns, nl ? nl : end);
+    t->name = ne > ns ? strndup(ns, (size_t)(ne - ns)) : strdup("litmus");
+    /* Doc strings ("..." and (* ... *), skipped as herd does; Dat3M takes
+     * anything up to the first '{'), then the initial state. */
+    s = skip_noise(nl ? nl + 1 : end);
+    if (*s != '{') {
+        s = nl ? strchr(nl, '{') : NULL;
+        if (!s)
+            s = end;
+    }
+    if (*s != '{') {
+        err_at(p, s, "expected the initial state block '{ ... }'");
+        return false;
+    }
+    const char *close = strchr(s, '}');
+    if (!close) {
+        err_at(p, s, "missing '}' at the end of the initial state");
+        return false;
+    }
+    reg_init *rinits = NULL;
+    int nrinit = 0;
+    if (!parse_init(p, s + 1, close, &rinits, &nrinit)) {
+        free(rinits);
+        return false;
+    }
+    s = skip_noise(close + 1);
+    if (*s == ';')
+        s = skip_noise(s + 1);
+    /* Vulkan: { ssw 0 1; ... } */
+    if (*s == '{') {
+        const char *c2 = strchr(s, '}');
+        if (!c2 || !p->vulkan) {
+            err_at(p, s, p->vulkan ? "missing '}'" : "unsupported: a second declaration block in a PTX test");
+            free(rinits);
+            return false;
+        }
+        const char *q = s + 1;
+        while (q < c2) {
+            const char *d = q;
+            while (d < c2 && *d != ';' && *d != '\n')
+                d++;
+            const char *a = skip_ws(q, d), *z = trim_end(a, d);
+            q = d < c2 ? d + 1 : c2;
+            if (a == z)
+                continue;
+            if ((size_t)(z - a) < 4 || strncmp(a, "ssw", 3) != 0 || !isspace((unsigned char)a[3])) {
+                err_at(p, a, "unsupported: declaration '%.*s' (expected 'ssw THREAD THREAD')", (int)(z - a), a);
+                free(rinits);
+                return false;
+            }
+            t->ssw = realloc(t->ssw, (size_t)(t->nssw + 1) * sizeof *t->ssw);
+            /* threads resolved once the header row is read: store the text position */
+            t->ssw[t->nssw][0] = (int)(a - src);
+            t->ssw[t->nssw][1] = 0;
+            t->nssw++;
+        }
+        s = skip_noise(c2 + 1);
+    }
+    const char *cond_at = find_condition(s, end);
+    /* Rows end with ';'; the first names the threads. */
+    int row = 0;
+    const char *q = s;
+    while (q < cond_at && !failed(p)) {
+        const char *semi = memchr(q, ';', (size_t)(cond_at - q));
+        const char *re = semi ? semi : cond_at;
+        if (skip_ws(q, re) == re) {
+            q = semi ? semi + 1 : cond_at;
+            continue;
+        }
+        int col = 0;
+        const char *c = q;
+        while (c <= re && !failed(p)) {
+            const char *bar = memchr(c, '|', (size_t)(re - c));
+            const char *ce = bar ? bar : re;
+            if (row == 0) {
+                if (col >= MAXTH) {
+                    err_at(p, c, "unsupported: more than %d threads", MAXTH);
+                    break;
+                }
+                parse_thread_header(p, c, ce, col);
+            } else if (col >= t->nthreads) {
+                if (skip_ws(c, ce) != ce)
+                    err_at(p, c, "more columns than threads");
+            } else {
+                parse_cell(p, col, c, ce);
+            }
+            col++;
+            if (!bar)
+                break;
+            c = bar + 1;
+        }
+        if (!semi && !failed(p)) {
+            err_at(p, q, "expected ';' at the end of the row");
+            break;
+        }
+        row++;
+        q = semi ? semi + 1 : cond_at;
+    }
+    if (failed(p)) {
+        free(rinits);
+        return false;
+    }
+    if (t->nthreads == 0) {
+        err_at(p, s, "the test has no threads");
+        free(rinits);
+        return false;
+    }
+    bool ok = apply_reg_inits(p, rinits, nrinit);
+    free(rinits);
+    if (!ok)
+        return false;
+    /* ssw thread pairs */
+    for (int i = 0; i < t->nssw; i++) {
+        const char *a = src + t->ssw[i][0] + 3;
+        span w[2];
+        int nw = 0;
+        const char *z = a;
+        while (*z && *z != ';' && *z != '\n' && *z != '}')
+            z++;
+        while (nw < 2) {
+            a = skip_ws(a, z);
+            if (a >= z)
+                break;
+            const char *b = a;
+            while (b < z && !isspace((unsigned char)*b))
+                b++;
+            w[nw].s = a;
+            w[nw].n = (size_t)(b - a);
+            w[nw].at = a;
+            nw++;
+            a = b;
+        }
+        int ta = nw == 2 ? find_thread(t, w[0].s, w[0].n) : -1;
+        int tb = nw == 2 ? find_thread(t, w[1].s, w[1].n) : -1;
+        if (ta < 0 || tb < 0) {
+            err_at(p, src + t->ssw[i][0], "ssw needs two known threads");
+            return false;
+        }
+        t->ssw[i][0] = ta;
+        t->ssw[i][1] = tb;
+    }
+    if (!parse_condition(p, cond_at, end))
+        return false;
+    /* Structure each thread's code. */
+    for (int th = 0; th < t->nthreads; th++) {
+        thread *T = &t->threads[th];
+        block body = {0}, code = {0};
+        if (!structure(p, th, 0, p->code[th].n, &body)) {
+            block_free(&body);
+            return false;
+        }
+        bool written[64] = {0};
+        mark_written(&body, written);
+        fold_barrier_regs(p, th, &body, written);
+        /* Registers the init block sets: assignments first. */
+        for (int r = 0; r < T->nregs; r++)
+            if (p->reginit_set[th][r] && p->reginit[th][r] != 0) {
+                inst in = new_inst(I_ASSIGN, T->pos);
+                in.dst = r;
+                in.val = expr_const(p->reginit[th][r], T->pos);
+                block_push(&code, &in);
+            }
+        for (int i = 0; i < body.n; i++)
+            block_push(&code, &body.v[i]);
+        free(body.v);
+        T->code = code;
+    }
+    /* A barrier id loaded from memory is matched against the constant ids;
+     * two of them in one workgroup could match each other: not modelled. */
+    for (int a = 0; a < t->nthreads; a++)
+        for (int b = a + 1; b < t->nthreads; b++)
+            if (t->threads[a].gpu == t->threads[b].gpu && t->threads[a].wg == t->threads[b].wg &&
+                dynamic_barrier(&t->threads[a].code) && dynamic_barrier(&t->threads[b].code)) {
+                diag_error(p->d, t->threads[b].pos.line, t->threads[b].pos.col,
+                           "unsupported: barrier ids loaded from memory in two threads of one CTA (%s and %s)",
+                           t->threads[a].name, t->threads[b].name);
+                return false;
+            }
+    /* One implicit kernel per GPU. */
+    int maxgpu = 0;
+    for (int th = 0; th < t->nthreads; th++)
+        if (t->threads[th].gpu > maxgpu)
+            maxgpu = t->threads[th].gpu;
+    t->ngpus = maxgpu + 1;
+    for (int th = 0; th < t->nthreads; th++) {
+        thread *T = &t->threads[th];
+        int k = -1;
+        for (int i = 0; i < t->nkernels; i++)
+            if (t->kernels[i].gpu == T->gpu)
+                k = i;
+        if (k < 0) {
+            t->kernels = realloc(t->kernels, (size_t)(t->nkernels + 1) * sizeof *t->kernels);
+            kernel *K = &t->kernels[t->nkernels];
+            memset(K, 0, sizeof *K);
+            char buf[32];
+            snprintf(buf, sizeof buf, "gpu%d", T->gpu);
+            K->name = strdup(buf);
+            K->gpu = T->gpu;
+            K->implicit = true;
+            K->pos = T->pos;
+            k = t->nkernels++;
+        }
+        T->kernel = k;
+    }
+    return true;
+}
+
+test *litmus_parse(const char *file, const char *text, diag *d, litmus_arch *arch)
+{
+    lp *p = calloc(1, sizeof *p);
+    d->file = file;
+    d->source = text;
+    p->src = text;
+    p->d = d;
+    p->t = calloc(1, sizeof *p->t);
+    p->t->file = strdup(file);
+    p->t->source = strdup(text);
+    bool ok = parse_all(p, arch);
+    free_items(p);
+    test *t = p->t;
+    free(p);
+    if (!ok || d->msg) {
+        if (!d->msg)
+            diag_error(d, 1, 1, "cannot parse the litmus test");
+        test_free(t);
+        return NULL;
+    }
+    return t;
+}

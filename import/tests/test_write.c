@@ -1,0 +1,139 @@
+/* The writers (.lit, PTX litmus) and herd7's log format. */
+#define _GNU_SOURCE /* open_memstream */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../sim/parse.h"
+#include "../import.h"
+#include "unit.h"
+
+static char *to_text(int (*w)(FILE *, const test *, char *, size_t), const test *t, int *rc)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    char err[512] = "";
+    *rc = w(f, t, err, sizeof err);
+    fclose(f);
+    if (*rc)
+        fprintf(stderr, "%s\n", err);
+    return buf;
+}
+
+static verdict_t verdict(const test *t, const model *m)
+{
+    explore_opts o = {.models = {m}, .nmodels = 1};
+    explore_result r;
+    CU_ASSERT_EQUAL_FATAL(explore(t, &o, &r), 0);
+    verdict_t v = result_verdict(t, &r.mr[0]);
+    explore_result_free(&r);
+    return v;
+}
+
+static const char *LIT = "test MP+await, if\n"
+                         "memory {\n  data: i32 = 0 @gpu0 fine\n  flag: i32 = 0 @gpu0 fine\n}\n"
+                         "thread P0 @gpu0.wg0 {\n  st data, 5\n  st.release.agent flag, 1\n}\n"
+                         "thread P1 @gpu0.wg1 {\n  r0 = await ld.acquire.agent flag != 0\n"
+                         "  r1 = ld data\n  if r1 == 5 { r2 = r1 + 1 } else { r2 = 0 }\n"
+                         "  r3 = atom.add.acq_rel.sys data, r2\n}\n"
+                         "forall (P1:r2 == 6 && data == 11)\n"
+                         "expect ptx: holds\n";
+
+static void test_lit_to_ptx_and_back(void)
+{
+    diag d = {0};
+    test *t = lit_parse("mp.lit", LIT, &d);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    int rc;
+    char *ptx = to_text(write_ptx_litmus, t, &rc);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ptx, "PTX MP+await, if"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ptx, "ld.acquire.gpu r0, flag"));
+    test *u = litmus_parse("mp.litmus", ptx, &d, NULL);
+    if (!u)
+        fprintf(stderr, "%s\n%s", d.msg, ptx);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(u);
+    CU_ASSERT_EQUAL(verdict(t, &model_ptx), V_HOLDS);
+    CU_ASSERT_EQUAL(verdict(u, &model_ptx), V_HOLDS);
+    /* and to .lit again; a location named 'in' (a reserved word there) is renamed */
+    char *ren = strdup(ptx);
+    for (char *q = strstr(ren, "data"); q; q = strstr(q, "data"))
+        memcpy(q, "in  ", 4);
+    test_free(u);
+    u = litmus_parse("mp.litmus", ren, &d, NULL);
+    free(ren);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(u);
+    char *lit = to_text(write_lit, u, &rc);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(lit, "in_: i32"));
+    test *v = lit_parse("again.lit", lit, &d);
+    if (!v)
+        fprintf(stderr, "%s\n%s", d.msg, lit);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT_EQUAL(verdict(v, &model_ptx), V_HOLDS);
+    free(ptx);
+    free(lit);
+    test_free(t);
+    test_free(u);
+    test_free(v);
+    diag_free(&d);
+}
+
+static void test_unwritable(void)
+{
+    diag d = {0};
+    test *t = lit_parse("a.lit",
+                        "test arr\nmemory { buf: i32[2] = 0 @gpu0 coarse }\n"
+                        "thread P0 @gpu0.wg0.wave1 { st.relaxed.wave buf[1], 1 }\n",
+                        &d);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    int rc;
+    char *s = to_text(write_ptx_litmus, t, &rc);
+    CU_ASSERT_EQUAL(rc, -1);
+    free(s);
+    test_free(t);
+    t = litmus_parse("v.litmus", "VULKAN v\n{ x=0; }\n P0@sg 0, wg 0, qf 0 ;\n st.av.dv.sc0 x, 1 ;\n", &d, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    s = to_text(write_lit, t, &rc);
+    CU_ASSERT_EQUAL(rc, -1); /* Vulkan attributes have no .lit form */
+    free(s);
+    test_free(t);
+}
+
+static void test_herd_log(void)
+{
+    diag d = {0};
+    test *t = litmus_parse("sb.litmus",
+                           "PTX SB\n{ x=0; y=0; }\n"
+                           " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+                           " st.weak x, 1   | st.weak y, 1   ;\n"
+                           " ld.weak r0, y  | ld.weak r1, x  ;\n"
+                           "exists (P0:r0 == 0 /\\ P1:r1 != 1)\n",
+                           &d, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    explore_opts o = {.models = {&model_ptx}, .nmodels = 1};
+    explore_result r;
+    CU_ASSERT_EQUAL_FATAL(explore(t, &o, &r), 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    herd_log(f, t, &r, 0);
+    fclose(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "Test SB Allowed\nStates 4\n0:r0=0; 1:r1=0;\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\nOk\nWitnesses\nPositive: 1 Negative: 3\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "Condition exists (0:r0=0 /\\ ~(1:r1=1))\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "Observation SB Sometimes 1 3\nTime SB "));
+    free(buf);
+    explore_result_free(&r);
+    test_free(t);
+}
+
+void add_write_tests(void)
+{
+    CU_pSuite s = CU_add_suite("writers and herd logs", NULL, NULL);
+    CU_add_test(s, ".lit -> PTX litmus -> .lit", test_lit_to_ptx_and_back);
+    CU_add_test(s, "what a format cannot say is an error", test_unwritable);
+    CU_add_test(s, "herd7 log", test_herd_log);
+}
