@@ -77,10 +77,11 @@ int report_dot(FILE *out, const test *t, const explore_result *r, int m)
             if (seen || ndone == 64)
                 continue;
             done_wg[ndone++] = T->wg;
-            if (T->wg >= 1000000)
+            if (T->wg_label < 0)
                 fprintf(out, "    subgraph cluster_g%d_wg%d {\n      label=\"own workgroup\"; style=dotted;\n", g, T->wg);
             else
-                fprintf(out, "    subgraph cluster_g%d_wg%d {\n      label=\"wg%d\"; style=dotted;\n", g, T->wg, T->wg);
+                fprintf(out, "    subgraph cluster_g%d_wg%d {\n      label=\"wg%d (%s)\"; style=dotted;\n", g, T->wg,
+                        T->wg_label, t->kernels[T->kernel].name);
             for (int u = th; u < t->nthreads; u++) {
                 const thread *U2 = &t->threads[u];
                 if (U2->gpu != g || U2->wg != T->wg)

@@ -73,6 +73,8 @@ cJSON *report_json(const test *t, const explore_result *r)
             cJSON_AddStringToObject(jm, "hang", mr->hang_msg);
         if (mr->errors)
             cJSON_AddStringToObject(jm, "error", mr->error_msg);
+        else if (mr->consistent == 0)
+            cJSON_AddStringToObject(jm, "error", "no consistent execution: the verdict would be vacuous");
         diagnosis dg;
         diagnose(t, mr, &dg);
         cJSON *jd = cJSON_AddArrayToObject(jm, "diagnosis");

@@ -65,6 +65,10 @@ static void report_model(FILE *out, const test *t, const explore_result *r, cons
         fprintf(out, "Diagnosis: %s\n", dg.line[i]);
     if (mr->errors)
         fprintf(out, "Error in %ld execution%s: %s\n", mr->errors, mr->errors == 1 ? "" : "s", mr->error_msg);
+    if (mr->consistent == 0)
+        fprintf(out, "Error: no execution of this test is consistent under %s, so any verdict on its condition would "
+                     "be vacuous (look for barriers that different threads can never reach together)\n",
+                mr->m->name);
     verdict_t v = result_verdict(t, mr);
     const expectation *ex = expectation_for(t, mr->m->name);
     if (ex)

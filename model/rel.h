@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define REL_MAX 128                 /* events per execution */
+#define REL_MAX 256                 /* events per execution */
 #define REL_WORDS (REL_MAX / 64)
 
 typedef struct {

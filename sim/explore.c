@@ -1485,7 +1485,8 @@ void explore_result_free(explore_result *r)
 
 verdict_t result_verdict(const test *t, const model_result *mr)
 {
-    if (mr->errors)
+    /* No consistent execution at all: every verdict would be vacuous. */
+    if (mr->errors || mr->consistent == 0)
         return V_ERROR;
     if (mr->m->races_are_ub && mr->nraces)
         return V_RACE;

@@ -229,6 +229,19 @@ void test_free(test *t)
         free(t->expects[i].model);
     free(t->expects);
     free(t->ssw);
+    for (int v = 0; v < t->heap.nvars; v++) {
+        free(t->heap.vars[v].name);
+        free(t->heap.vars[v].loc);
+    }
+    free(t->heap.vars);
+    for (int r = 0; t->heap.order && r < t->heap.ranks; r++) {
+        free(t->heap.order[r]);
+        free(t->heap.offset[r]);
+    }
+    free(t->heap.order);
+    free(t->heap.offset);
+    free(t->target);
+    free(t->cell_owner);
     free(t->file);
     free(t->source);
     free(t->name);

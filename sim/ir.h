@@ -138,7 +138,10 @@ enum {
 
 typedef struct {
     char *name;          /* P0, or for instances producer[1,0] and producer[1,0]@2 */
-    int gpu, wg, wave;   /* wave is unique per thread when not given */
+    int gpu, wg, wave;   /* wave is unique per thread when not given; wg is
+                            unique per kernel launch (workgroups of different
+                            launches never meet) */
+    int wg_label;        /* the workgroup number as written, for messages */
     bool host;           /* the host's own writes between launches */
     int kernel;          /* index in test.kernels */
     char **regs;         /* register names */

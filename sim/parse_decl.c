@@ -1158,6 +1158,8 @@ bool finish(parser *p)
         if (t->kernels[i].gpu > maxgpu)
             maxgpu = t->kernels[i].gpu;
     int next_wg = 1000000, next_wave = 1000000;
+    for (int i = 0; i < t->nthreads; i++)
+        t->threads[i].wg_label = t->threads[i].wg;
     for (int i = 0; i < t->nthreads; i++) {
         thread *th = &t->threads[i];
         if (th->host)
@@ -1203,6 +1205,21 @@ bool finish(parser *p)
     }
     t->ngpus = maxgpu + 1;
     test_index_cells(t);
+    /* A workgroup belongs to one kernel launch: threads of different kernels
+     * (or of two launches of one kernel) with the same wgN are different
+     * workgroups, and their barriers never meet. */
+    for (int i = 0; i < t->nthreads; i++) {
+        thread *a = &t->threads[i];
+        if (a->host || a->wg >= 1000000)
+            continue;
+        int same = -1;
+        for (int j = 0; j < i && same < 0; j++) {
+            const thread *b = &t->threads[j];
+            if (!b->host && b->gpu == a->gpu && b->wg_label == a->wg_label && b->kernel == a->kernel)
+                same = j;
+        }
+        a->wg = same >= 0 ? t->threads[same].wg : next_wg++;
+    }
     /* The host's writes come from a GPU index of their own. */
     for (int i = 0; i < t->nthreads; i++)
         if (t->threads[i].host) {

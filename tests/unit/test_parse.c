@@ -89,7 +89,7 @@ static void test_aliases_and_defaults(void)
                     "expect ptx: allowed\nexpect src11: forbidden\n");
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     const thread *A = &t->threads[0];
-    CU_ASSERT_EQUAL(A->wg, 3);
+    CU_ASSERT_EQUAL(A->wg_label, 3);
     CU_ASSERT_EQUAL(A->wave, 1);
     CU_ASSERT_EQUAL(A->code.v[0].scope, SCOPE_AGENT);
     CU_ASSERT_EQUAL(A->code.v[1].scope, SCOPE_WG);
