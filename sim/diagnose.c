@@ -60,8 +60,10 @@ static void scope_reason(const test *t, const execution *x, const event *a, cons
     scope_t sa = effective_scope(x, a), sb = effective_scope(x, b);
     scope_t narrow = sa < sb ? sa : sb;
     const event *n = sa <= sb ? a : b;
-    if ((a->cell >= 0 && t->locs[cell_loc(t, a->cell)].gran == GRAN_COARSE && a->scope > SCOPE_AGENT) ||
-        (b->cell >= 0 && t->locs[cell_loc(t, b->cell)].gran == GRAN_COARSE && b->scope > SCOPE_AGENT)) {
+    bool coarse_a = a->cell >= 0 && t->locs[cell_loc(t, a->cell)].gran == GRAN_COARSE;
+    bool coarse_b = b->cell >= 0 && t->locs[cell_loc(t, b->cell)].gran == GRAN_COARSE;
+    /* On coarse memory, a wider scope would not help across GPUs. */
+    if ((coarse_a || coarse_b) && (a->gpu != b->gpu || a->scope > SCOPE_AGENT || b->scope > SCOPE_AGENT)) {
         char cn[96];
         cell_name(t, a->cell >= 0 ? a->cell : b->cell, cn, sizeof cn);
         snprintf(buf, size,
@@ -171,6 +173,9 @@ void diagnose(const test *t, const model_result *mr, diagnosis *d)
     /* Stale reads in a counterexample: the read saw a value that coherence
      * had already replaced. */
     if (mr->witness_rank == 4 && t->quant == Q_FORALL) {
+        /* A write that follows the read (program order, barriers, kernels,
+         * reads-from) is not one the read missed. */
+        R causal = plus(U(U3(&x->po, &x->bar, &x->kb), &x->rf));
         for (int r = 0; r < x->n; r++) {
             if (x->ev[r].kind != EV_R || x->ev[r].await_hang || x->ev[r].rmw_partner >= 0)
                 continue;
@@ -181,7 +186,8 @@ void diagnose(const test *t, const model_result *mr, diagnosis *d)
             if (w < 0)
                 continue;
             for (int w2 = 0; w2 < x->n; w2++) {
-                if (!rel_has(&x->co, w, w2) || x->ev[w2].thread == x->ev[r].thread || x->ev[w2].value == x->ev[r].value)
+                if (!rel_has(&x->co, w, w2) || x->ev[w2].thread == x->ev[r].thread || x->ev[w2].value == x->ev[r].value ||
+                    rel_has(causal, r, w2))
                     continue;
                 char cn[96], v1[48], v2[48];
                 cell_name(t, x->ev[r].cell, cn, sizeof cn);

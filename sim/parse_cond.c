@@ -207,6 +207,7 @@ static void coerce_float_const(const test *t, operand *c, const operand *other)
  * disjunction; i is a constant while ATOM is read, so the atom is re-read
  * once per value. */
 static cond *parse_cond_atom(parser *p);
+static cond *parse_cond_and(parser *p);
 
 static cond *parse_cond_range(parser *p, bool all)
 {
@@ -249,7 +250,7 @@ static cond *parse_cond_range(parser *p, bool all)
         p->ahead = saved_ahead;
         p->have_ahead = saved_have;
         p->const_values[p->nconsts - 1] = v;
-        cond *one = parse_cond_atom(p);
+        cond *one = parse_cond_and(p);
         if (!one)
             break;
         if (!acc) {

@@ -134,7 +134,13 @@ bool parse_location(parser *p)
         }
     }
     bool have_home = false, have_gran = false;
-    while (ok && (p->tok.kind == T_AT || (p->tok.kind == T_IDENT && peek(p)->kind != T_COLON))) {
+    while (ok && (p->tok.kind == T_AT || (p->tok.kind == T_IDENT && peek(p)->kind != T_COLON && !tok_is(&p->tok, "order") &&
+                                           !tok_is(&p->tok, "ranks") && !tok_is(&p->tok, "size")))) {
+        if (p->in_heap) {
+            ERR("a heap variable takes the heap's home (its rank) and granularity: declare those in the heap block");
+            ok = false;
+            break;
+        }
         if (accept(p, T_AT)) {
             if (have_home) {
                 ERR("'%s' already has a home", L.name);
@@ -503,7 +509,9 @@ bool parse_heap(parser *p)
             }
             /* Reuse the memory-block syntax for the type, length and initial value. */
             int before = t->nlocs;
+            p->in_heap = true;
             ok = parse_location(p);
+            p->in_heap = false;
             if (!ok)
                 break;
             location *L = &t->locs[before];
@@ -1142,6 +1150,12 @@ bool parse_host(parser *p)
 bool finish(parser *p)
 {
     test *t = p->t;
+    for (int i = 0; p->opts && i < p->opts->ndefines; i++)
+        if (find_const(p, p->opts->define_names[i], (int)strlen(p->opts->define_names[i])) < 0) {
+            diag_error(p->d, 1, 1, "-D %s: the test declares no constant '%s' (const %s = ...)", p->opts->define_names[i],
+                       p->opts->define_names[i], p->opts->define_names[i]);
+            return false;
+        }
     if (!t->name) {
         diag_error(p->d, 1, 1, "missing 'test NAME' line");
         return false;

@@ -24,6 +24,7 @@ typedef struct {
     int nconsts;
     const lit_options *opts;
     bool stop_at_eq;   /* inside await: == and != end an operand */
+    bool in_heap;      /* reading a heap variable's declaration */
 } parser;
 
 
