@@ -191,7 +191,9 @@ static void one_line(FILE *f, const hw_testresult *r)
             r->o.models[r->judge]->name, verdict_name(r->o.verdict[r->judge]), (unsigned long long)k,
             (unsigned long long)r->total.instances, r->total.seconds > 0 ? (double)k / r->total.seconds : 0,
             r->total.seconds > 0 ? (double)r->total.instances / r->total.seconds : 0,
-            r->forbidden_seen ? "  FORBIDDEN OUTCOME SEEN" : "");
+            r->forbidden_seen ? (r->anomaly ? "  FORBIDDEN OUTCOME SEEN, HARNESS ANOMALY SUSPECTED" : "  FORBIDDEN OUTCOME SEEN")
+            : r->platform_caveat ? "  PLATFORM CAVEAT (host atomics not native: not judged)"
+                                 : "");
 }
 
 typedef struct {

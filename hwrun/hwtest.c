@@ -81,6 +81,70 @@ uint64_t weak_count(const hw_testresult *r, const hw_result *res)
     return k;
 }
 
+/* Which locations a block reads or writes (mask: 1 any access, 2 a read-modify-write). */
+static void loc_access(const block *b, unsigned char *acc)
+{
+    for (int i = 0; i < b->n; i++) {
+        const inst *in = &b->v[i];
+        if (in->kind == I_LD || in->kind == I_ST || in->kind == I_RMW || in->kind == I_AWAIT) {
+            acc[in->mem.loc] |= 1;
+            if (in->kind == I_RMW || (in->kind == I_AWAIT && in->await_rmw))
+                acc[in->mem.loc] |= 2;
+        }
+        if (in->kind == I_IF || in->kind == I_FOR) {
+            loc_access(&in->body, acc);
+            loc_access(&in->els, acc);
+        }
+    }
+}
+
+bool host_atomics_caveat(const hw_plan *p, const hw_gpu *g, const int *devmap, char *why, size_t whysz)
+{
+    const test *t = p->t;
+    if (why && whysz)
+        why[0] = 0;
+    if (!t || !p->uses_host || t->nlocs <= 0)
+        return false;
+    unsigned char *acc = calloc((size_t)t->nlocs, 1);
+    bool found = false;
+    for (int l = 0; l < t->nlocs && !found; l++) {
+        if (t->locs[l].home != HOME_HOST)
+            continue;
+        bool rmw = false, seen_dev[GPU_MAX_DEV] = {false};
+        int ndev = 0, bad = -1;
+        for (int th = 0; th < t->nthreads; th++) {
+            memset(acc, 0, (size_t)t->nlocs);
+            loc_access(&t->threads[th].code, acc);
+            if (!acc[l])
+                continue;
+            rmw = rmw || (acc[l] & 2);
+            int pk = p->role[th].pk;
+            if (pk < 0 || pk >= p->nk)
+                continue;
+            int dev = devmap ? devmap[p->k[pk].dev] : p->k[pk].dev;
+            if (dev < 0 || dev >= GPU_MAX_DEV)
+                continue;
+            if (!seen_dev[dev]) {
+                seen_dev[dev] = true;
+                ndev++;
+                if (g && dev < g->ndev && g->dev[dev].host_native_atomics == 0 && bad < 0)
+                    bad = dev;
+            }
+        }
+        if (rmw && ndev >= 2 && bad >= 0) {
+            found = true;
+            if (why && whysz)
+                snprintf(why, whysz,
+                         "read-modify-writes on host-memory location %s from %d devices, and device %d reports no native "
+                         "host atomics (hostNativeAtomicSupported = 0): the platform does not make them atomic across "
+                         "devices",
+                         t->locs[l].name, ndev, bad);
+        }
+    }
+    free(acc);
+    return found;
+}
+
 int hwtest_run(hw_testresult *r, hw_gpu *g, const hw_opts *o, double seconds, uint64_t instances)
 {
     if (r->p.ngpus > g->ndev) {
@@ -137,11 +201,17 @@ int hwtest_run(hw_testresult *r, hw_gpu *g, const hw_opts *o, double seconds, ui
     if (rc == 0) {
         r->status = TR_RAN;
         const otab *ot = &r->o;
+        r->platform_caveat = host_atomics_caveat(&r->p, g, r->devmap, r->caveat, sizeof r->caveat);
+        bool forb = false;
         for (int e = 0; e < ot->n; e++)
             if (r->total.hist[e] && !(ot->e[e].allowed & (1u << r->judge)) && !ot->racy_ub[r->judge])
-                r->forbidden_seen = true;
-        if (r->total.hist[ot_bucket_other(ot)] && !ot->racy_ub[r->judge])
-            r->forbidden_seen = true;
+                forb = true;
+        uint64_t other = r->total.hist[ot_bucket_other(ot)];
+        if (other && !ot->racy_ub[r->judge])
+            forb = true;
+        /* Many instances in no model's state: more likely the harness than the hardware. */
+        r->anomaly = r->total.instances && (double)other > HW_ANOMALY_FRACTION * (double)r->total.instances;
+        r->forbidden_seen = forb && !r->platform_caveat;
     }
     return rc;
 }

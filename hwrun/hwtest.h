@@ -44,7 +44,19 @@ typedef struct {
     uint64_t control_k, control_n;
     int devmap[PLAN_MAX_GPUS];
     bool forbidden_seen;
+    /* The platform does not promise what the test assumes: a read-modify-write on a host-memory
+     * location that threads on two or more devices access, where a device reports no native
+     * host atomics (CUDA: CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED = 0; libcu++: system-
+     * scope atomics on CPU memory are atomic only when hostNativeAtomicSupported is 1).  Outcomes
+     * the judge forbids are then reported as not guaranteed by the platform, never as FORBIDDEN. */
+    bool platform_caveat;
+    char caveat[512];
+    /* More than ANOMALY_FRACTION of the instances ended in states no model produced. */
+    bool anomaly;
 } hw_testresult;
+
+/* Fraction of instances in states no model produced above which a harness fault is suspected. */
+#define HW_ANOMALY_FRACTION 1e-3
 
 typedef struct {
     const model *models[MAX_MODELS];
@@ -69,6 +81,10 @@ int hwtest_prepare(hw_testresult *r, const char *file, backend_t bk, const hw_op
 /* Compiles and runs on g.  seconds/instances: this test's budget. */
 int hwtest_run(hw_testresult *r, hw_gpu *g, const hw_opts *o, double seconds, uint64_t instances);
 void hwtest_free(hw_testresult *r);
+
+/* The platform caveat above, for a plan placed on devmap's devices of g: true with the reason
+ * in why when the platform gives no atomicity for some read-modify-write the test relies on. */
+bool host_atomics_caveat(const hw_plan *p, const hw_gpu *g, const int *devmap, char *why, size_t whysz);
 
 /* The control file for a test by its shape (mp_, sb_, lb_, ...), or NULL. */
 char *control_for(const char *file, const test *t);

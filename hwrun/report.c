@@ -15,7 +15,10 @@ const char *outcome_class(const hw_testresult *r, int b)
     if (b == ot_bucket_timeout(o))
         return k ? "await timed out (not judged)" : "no timeouts";
     if (b == ot_bucket_other(o))
-        return k ? (ub ? "seen, no model's state (racy program: undefined)" : "FORBIDDEN, SEEN (no model's state)")
+        return k ? (ub ? "seen, no model's state (racy program: undefined)"
+                       : r->platform_caveat ? "seen, no model's state (PLATFORM: atomicity not guaranteed)"
+                       : r->anomaly ? "FORBIDDEN, SEEN (no model's state; HARNESS ANOMALY SUSPECTED)"
+                                    : "FORBIDDEN, SEEN (no model's state)")
                  : "none";
     if (o->e[b].hang)
         return "hang (a timed-out await shows it)";
@@ -33,7 +36,8 @@ const char *outcome_class(const hw_testresult *r, int b)
         return r->control_k ? "allowed, not seen (control seen)" : "allowed, not seen (control not seen either)";
     }
     if (k)
-        return ub ? "seen (racy program: undefined)" : "FORBIDDEN, SEEN";
+        return ub ? "seen (racy program: undefined)"
+                  : r->platform_caveat ? "seen (PLATFORM: atomicity not guaranteed, not judged)" : "FORBIDDEN, SEEN";
     return "forbidden, not seen";
 }
 
@@ -142,8 +146,13 @@ void hwreport_text(FILE *f, const hw_testresult *r, const hw_gpu *g, const hw_op
         fprintf(f, "   start-skew sweep (relative start of device 0 vs the others over [-16, 16] x skew cycles):\n");
         for (int i = 0; i < r->nskew; i++) {
             const hw_result *S = &r->skew[i].r;
-            fprintf(f, "     skew %6.0f: %12llu instances, condition seen %llu\n", r->skew[i].skew_cycles,
+            fprintf(f, "     skew %6.0f: %12llu instances, condition seen %llu", r->skew[i].skew_cycles,
                     (unsigned long long)S->instances, (unsigned long long)weak_count(r, S));
+            /* weak_count sees states no model produced only through the sample (at most EXTRA_CAP per batch). */
+            if (S->extra_dropped)
+                fprintf(f, " (+ up to %llu other states not sampled, condition unknown)",
+                        (unsigned long long)S->extra_dropped);
+            fprintf(f, "\n");
         }
     }
     if (t->cond) {
@@ -159,9 +168,22 @@ void hwreport_text(FILE *f, const hw_testresult *r, const hw_gpu *g, const hw_op
                 (unsigned long long)r->control_n);
     if (r->status == TR_ERROR)
         fprintf(f, "   ERROR: %s\n", r->why);
+    if (R->barrier_timeouts)
+        fprintf(f, "   (a block that gave up at the start barrier still runs its roles: no instance is skipped, it is only"
+                   " less lined up)\n");
+    if (r->platform_caveat)
+        fprintf(f, "   PLATFORM CAVEAT: %s; outcomes the judge forbids are not judged\n", r->caveat);
+    if (r->anomaly && !r->platform_caveat && !ot->racy_ub[r->judge])
+        fprintf(f, "   HARNESS ANOMALY SUSPECTED: %llu of %llu instances (%.3g, above %g) ended in states no model "
+                   "produces; check the harness (reset, placement, synchronisation) before blaming the hardware\n",
+                (unsigned long long)R->hist[ot_bucket_other(ot)], (unsigned long long)n,
+                n ? (double)R->hist[ot_bucket_other(ot)] / (double)n : 0, HW_ANOMALY_FRACTION);
     fprintf(f, "   result: %s\n\n",
-            r->forbidden_seen ? "FORBIDDEN OUTCOME SEEN (a bug in the model, the compiler or the hardware)"
-                              : "ok: no outcome the judging model forbids was seen");
+            r->forbidden_seen ? (r->anomaly ? "FORBIDDEN OUTCOME SEEN, HARNESS ANOMALY SUSPECTED (too many states no "
+                                              "model produces)"
+                                            : "FORBIDDEN OUTCOME SEEN (a bug in the model, the compiler or the hardware)")
+            : r->platform_caveat ? "not judged: the platform does not guarantee the atomicity the test assumes"
+                                 : "ok: no outcome the judging model forbids was seen");
     (void)o;
 }
 
@@ -405,7 +427,13 @@ void hwreport_json(jw *w, const hw_testresult *r, const hw_gpu *g, const hw_opts
             jw_end_obj(w);
         }
         jw_bool(w, "forbidden_seen", r->forbidden_seen);
-        jw_str(w, "result", r->forbidden_seen ? "forbidden-seen" : "ok");
+        jw_bool(w, "harness_anomaly_suspected", r->anomaly);
+        jw_bool(w, "platform_caveat", r->platform_caveat);
+        if (r->platform_caveat)
+            jw_str(w, "platform_caveat_reason", r->caveat);
+        jw_str(w, "result", r->forbidden_seen ? "forbidden-seen"
+                            : r->platform_caveat ? "platform-caveat"
+                                                 : "ok");
     }
     if (with_source && r->have_c)
         jw_str(w, "source", r->c.src);
