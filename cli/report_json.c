@@ -32,6 +32,8 @@ cJSON *report_json(const test *t, const explore_result *r)
     cJSON_AddStringToObject(root, "quantifier", t->quant == Q_EXISTS ? "exists" : t->quant == Q_NOT_EXISTS ? "~exists" : "forall");
     cJSON_AddStringToObject(root, "condition", c);
     cJSON_AddNumberToObject(root, "candidates", (double)r->candidates);
+    cJSON_AddNumberToObject(root, "search_nodes", (double)r->nodes);
+    cJSON_AddNumberToObject(root, "parts", r->nparts);
     cJSON_AddNumberToObject(root, "seconds", r->seconds);
     cJSON *models = cJSON_AddArrayToObject(root, "models");
     for (int m = 0; m < r->nmodels; m++) {

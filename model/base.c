@@ -134,3 +134,15 @@ void base_compute_dynamic(base *b)
     /* fr = rf^-1 ; co   (initial writes are co-first, so init reads are covered) */
     b->fr = S(inv(b->rf), b->co);
 }
+
+void exec_copy(execution *dst, const execution *src)
+{
+    int n = src->n;
+    dst->t = src->t;
+    dst->n = n;
+    memcpy(dst->ev, src->ev, (size_t)n * sizeof *src->ev);
+    const rel *from[] = {&src->po, &src->rf, &src->co, &src->rmw, &src->dep, &src->kb, &src->bar};
+    rel *to[] = {&dst->po, &dst->rf, &dst->co, &dst->rmw, &dst->dep, &dst->kb, &dst->bar};
+    for (int r = 0; r < 7; r++)
+        memcpy(to[r]->row, from[r]->row, (size_t)n * sizeof from[r]->row[0]);
+}

@@ -33,4 +33,8 @@ typedef struct {
     rel po, rf, co, rmw, dep, kb, bar;
 } execution;
 
+/* Copies an execution's n events and the rows of its relations that are in
+ * use (a whole struct is tens of kilobytes; most executions are small). */
+void exec_copy(execution *dst, const execution *src);
+
 #endif

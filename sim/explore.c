@@ -245,7 +245,7 @@ static void record(explorer *e, part_model *pm, const model_verdict *v, const in
     if (k < MAX_EXAMPLES && (!pm->example[k] || e->key <= pm->example_key[k])) {
         if (!pm->example[k])
             pm->example[k] = malloc(sizeof **pm->example);
-        *pm->example[k] = *e->x;
+        exec_copy(pm->example[k], e->x);
         pm->example_key[k] = e->key;
     }
     /* Races, merged by instruction pair. */
@@ -280,7 +280,7 @@ static void record(explorer *e, part_model *pm, const model_verdict *v, const in
     if (rank > pm->witness_rank || (rank == pm->witness_rank && e->key < pm->witness_key)) {
         if (!pm->witness)
             pm->witness = malloc(sizeof *pm->witness);
-        *pm->witness = *e->x;
+        exec_copy(pm->witness, e->x);
         pm->witness_v = *v;
         pm->witness_rank = rank;
         pm->witness_key = e->key;
