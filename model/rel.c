@@ -25,6 +25,13 @@ void rel_begin(int n)
         cur_words = 1;
 }
 
+void rel_end(void)
+{
+    free(arena);
+    arena = NULL;
+    arena_used = 0;
+}
+
 int rel_n(void) { return cur_n; }
 int rel_mark(void) { return arena_used; }
 void rel_release(int mark) { arena_used = mark; }

@@ -23,6 +23,8 @@ typedef const rel *R;
 
 /* Starts a new execution of n events: resets the arena. */
 void rel_begin(int n);
+/* Frees this thread's arena (a worker thread calls it before it ends). */
+void rel_end(void);
 int rel_n(void);
 /* Arena marks, for loops that would otherwise exhaust it. */
 int rel_mark(void);

@@ -406,13 +406,27 @@ static int64_t write_value(const explorer *e, int th, const pevent *pw, int cell
     return normalize_value(e->t->locs[cell_loc(e->t, cell)].type, v);
 }
 
-/* Are all of a thread's reads in this mask known? */
+/* Are all of a thread's reads in this mask known?  A read the thread never
+ * performed (it waits forever at an earlier barrier) is never known. */
 static bool deps_known(const explorer *e, int th, uint64_t deps)
 {
     while (deps) {
         int local = __builtin_ctzll(deps);
         deps &= deps - 1;
-        if (!e->known[e->read_index[th][local]])
+        int r = e->read_index[th][local];
+        if (r < 0 || !e->known[r])
+            return false;
+    }
+    return true;
+}
+
+/* Did the thread perform every read in this mask? */
+static bool deps_performed(const explorer *e, int th, uint64_t deps)
+{
+    while (deps) {
+        int local = __builtin_ctzll(deps);
+        deps &= deps - 1;
+        if (e->read_index[th][local] < 0)
             return false;
     }
     return true;
@@ -459,16 +473,21 @@ static bool settle_values(explorer *e, int decided)
         if (!e->active[th])
             continue;
         const tpath *p = &e->tp[th].v[e->choice[th]];
-        for (int c = 0; c < p->ncons; c++)
-            if (deps_known(e, th, e->tp[th].pool[p->cons[c]].deps) &&
-                !sym_eval(&e->tp[th], p->cons[c], e->read_vals[th]))
+        for (int c = 0; c < p->ncons; c++) {
+            uint64_t deps = e->tp[th].pool[p->cons[c]].deps;
+            /* A branch after the point where the thread stopped was never taken. */
+            if (!deps_performed(e, th, deps))
+                continue;
+            if (deps_known(e, th, deps) && !sym_eval(&e->tp[th], p->cons[c], e->read_vals[th]))
                 return false;
+        }
     }
     if (decided < e->nreads)
         return true;
     for (int r = 0; r < e->nreads; r++)
         if (!e->known[r])
             return false; /* values along an rf | data cycle: thin air */
+
     /* Writes nobody reads still need their values (final memory). */
     for (int i = 0; i < x->n; i++) {
         event *W = &x->ev[i];
@@ -804,6 +823,15 @@ static int build_combination(explorer *e)
         n += e->nev_of[th];
     }
     x->n = n;
+    /* Reads not performed (cut off by a barrier hang) keep index -1 and read 0. */
+    for (int th = 0; th < e->nthreads; th++) {
+        if (!e->active[th])
+            continue;
+        for (int k = 0; k < 64; k++) {
+            e->read_index[th][k] = -1;
+            e->read_vals[th][k] = 0;
+        }
+    }
     /* Static relations. */
     e->nreads = 0;
     for (int th = 0; th < e->nthreads; th++) {
@@ -967,6 +995,7 @@ static void explore_part(explorer *e)
 typedef struct {
     shared *sh;
     int worker;
+    bool own_thread;   /* a spawned thread: its arena goes with it */
 } worker_arg;
 
 static void *worker_main(void *arg)
@@ -999,6 +1028,9 @@ static void *worker_main(void *arg)
     __atomic_fetch_add(&sh->nodes, e->nodes, __ATOMIC_RELAXED);
     free(e->x);
     free(e);
+    /* The arena is per thread; the reports that follow use their own. */
+    if (wa->own_thread)
+        rel_end();
     return NULL;
 }
 
@@ -1416,14 +1448,14 @@ int explore(const test *t, const explore_opts *o, explore_result *res)
         sh->nworkers = o->jobs > 0 ? o->jobs : 1;
         sh->results = calloc((size_t)(sh->nparts * sh->nworkers), sizeof *sh->results);
         if (sh->nworkers == 1) {
-            worker_arg wa = {sh, 0};
+            worker_arg wa = {sh, 0, false};
             worker_main(&wa);
         } else {
             pthread_t tids[256];
             worker_arg wa[256];
             int n = sh->nworkers < 256 ? sh->nworkers : 256;
             for (int w = 0; w < n; w++) {
-                wa[w] = (worker_arg){sh, w};
+                wa[w] = (worker_arg){sh, w, true};
                 pthread_create(&tids[w], NULL, worker_main, &wa[w]);
             }
             for (int w = 0; w < n; w++)
