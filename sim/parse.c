@@ -858,6 +858,8 @@ static bool parse_stmt(parser *p, block *b)
     expr_free(in.val2);
     expr_free(in.want);
     expr_free(in.mem.index);
+    expr_free(in.mem.peer);
+    expr_free(in.mem.ptr);
     block_free(&in.body);
     block_free(&in.els);
     return false;
