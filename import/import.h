@@ -53,7 +53,6 @@ int alloy_check(const test *t, const alloy_expect *e, bool *sat, char *err, size
 /* .litmus and .test go to the importers, everything else to the .lit parser. */
 test *load_test_file(const char *path, diag *d, const lit_options *o);
 /* Reads a whole file; NULL with the reason in d on failure. */
-char *read_text_file(const char *path, diag *d);
 /* Whether a parse error is an "unsupported: ..." construct rather than a mistake. */
 bool import_unsupported(const diag *d);
 bool has_suffix(const char *s, const char *suffix);

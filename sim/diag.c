@@ -46,3 +46,38 @@ void diag_free(diag *d)
     free(d->msg);
     d->msg = NULL;
 }
+
+/* Reads a whole text file; errors (cannot open, too large, NUL bytes) go to d. */
+char *read_text_file(const char *path, diag *d)
+{
+    d->file = path;
+    d->source = "";
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        diag_error(d, 0, 0, "cannot open the file");
+        return NULL;
+    }
+    size_t cap = 4096, n = 0, got;
+    char *buf = malloc(cap);
+    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n + 1 >= cap) {
+            if (cap > (64u << 20)) {
+                fclose(f);
+                free(buf);
+                diag_error(d, 0, 0, "file too large");
+                return NULL;
+            }
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+    }
+    fclose(f);
+    buf[n] = 0;
+    if (memchr(buf, 0, n)) {
+        free(buf);
+        diag_error(d, 1, 1, "the file contains a NUL byte: not a text file");
+        return NULL;
+    }
+    return buf;
+}

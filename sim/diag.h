@@ -16,5 +16,7 @@ typedef struct {
 
 void diag_error(diag *d, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void diag_free(diag *d);
+/* Reads a whole text file (NULL and an error in d when it cannot). */
+char *read_text_file(const char *path, diag *d);
 
 #endif

@@ -989,36 +989,9 @@ test *lit_parse_file(const char *path, diag *d) { return lit_parse_file_opts(pat
 
 test *lit_parse_file_opts(const char *path, diag *d, const lit_options *o)
 {
-    d->file = path;
-    d->source = "";
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_error(d, 0, 0, "cannot open the file");
+    char *buf = read_text_file(path, d);
+    if (!buf)
         return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    size_t got;
-    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 >= cap) {
-            if (cap > (64u << 20)) {
-                fclose(f);
-                free(buf);
-                diag_error(d, 0, 0, "file too large");
-                return NULL;
-            }
-            cap *= 2;
-            buf = realloc(buf, cap);
-        }
-    }
-    fclose(f);
-    buf[n] = 0;
-    if (memchr(buf, 0, n)) {
-        free(buf);
-        diag_error(d, 1, 1, "the file contains a NUL byte: not a .lit text file");
-        return NULL;
-    }
     test *t = lit_parse_opts(path, buf, d, o);
     free(buf);
     d->source = NULL;
