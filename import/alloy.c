@@ -327,6 +327,7 @@ test *alloy_parse(const char *file, const char *text, diag *d, alloy_expects *ex
             cur_thread = t->nthreads++;
         }
         r.thread = cur_thread;
+        r.reg = -1; /* given when the record becomes a load or RMW */
         ninst++;
         recs = realloc(recs, (size_t)(nrecs + 1) * sizeof *recs);
         recs[nrecs++] = r;
@@ -525,7 +526,7 @@ test *alloy_parse(const char *file, const char *text, diag *d, alloy_expects *ex
     cond *c = NULL;
     for (int j = 0; ok && j < nrecs; j++) {
         arec *r = &recs[j];
-        if (!r->R || !r->var[0])
+        if (!r->R || !r->var[0] || r->reg < 0)
             continue;
         int matches = 0, w = -1;
         bool self = false;

@@ -1427,6 +1427,18 @@ int explore(const test *t, const explore_opts *o, explore_result *res)
         for (int c = 0; c < t->ncells; c++)
             add_show(res, (show_item){.is_mem = true, .cell = c});
     }
+    /* Every front end builds the IR: check what the condition names. */
+    for (int i = 0; i < res->nshow; i++) {
+        const show_item *sv = &res->show[i];
+        bool bad = sv->is_mem ? (sv->cell < 0 || sv->cell >= t->ncells)
+                              : (sv->thread < 0 || sv->thread >= t->nthreads || sv->reg < 0 ||
+                                 sv->reg >= t->threads[sv->thread].nregs);
+        if (bad) {
+            snprintf(res->err, sizeof res->err,
+                     "%s: error: internal: the condition names a register or location the test does not have", t->file);
+            return -1;
+        }
+    }
     if (t->nthreads > MAX_THREADS || t->ncells > 4096) {
         snprintf(res->err, sizeof res->err, "%s: error: at most %d threads and 4096 memory cells can be explored", t->file,
                  MAX_THREADS);
