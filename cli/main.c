@@ -34,6 +34,7 @@ static void usage(FILE *f)
             "usage: memsim [options] FILE.lit|FILE.litmus|FILE.test|DIR ...\n"
             "       memsim convert IN -o OUT.lit|OUT.litmus\n"
             "       memsim check-corpus DIR [--expected FILE.csv] [--model M]\n"
+            "       memsim hwrun [options] FILE.lit|DIR ...   (run the tests on a GPU; memsim hwrun --help)\n"
             "\n"
             "Enumerates every execution of each litmus test under a scoped GPU memory model,\n"
             "lists the final states, says whether the condition can happen, reports races and\n"
