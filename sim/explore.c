@@ -184,6 +184,50 @@ static int witness_rank(const model_verdict *v, bool hang)
     return 1;
 }
 
+/* The outcome with these values, appended (count 0, no example) if new. */
+static int outcome_slot(part_model *pm, const int64_t *vals, int ns, bool hang, bool error, long key)
+{
+    for (int k = 0; k < pm->nouts; k++) {
+        const outcome *o = &pm->outs[k];
+        if (o->hang == hang && o->error == error && memcmp(o->vals, vals, (size_t)ns * sizeof *vals) == 0)
+            return k;
+    }
+    if (pm->nouts == pm->capouts) {
+        pm->capouts = pm->capouts ? pm->capouts * 2 : 8;
+        pm->outs = realloc(pm->outs, (size_t)pm->capouts * sizeof *pm->outs);
+        pm->example = realloc(pm->example, (size_t)pm->capouts * sizeof *pm->example);
+        pm->example_key = realloc(pm->example_key, (size_t)pm->capouts * sizeof *pm->example_key);
+    }
+    outcome *o = &pm->outs[pm->nouts];
+    memset(o, 0, sizeof *o);
+    o->vals = malloc((size_t)(ns ? ns : 1) * sizeof *vals);
+    memcpy(o->vals, vals, (size_t)ns * sizeof *vals);
+    o->hang = hang;
+    o->error = error;
+    pm->example[pm->nouts] = NULL;
+    pm->example_key[pm->nouts] = key;
+    return pm->nouts++;
+}
+
+/* The report for r's instruction pair (threads in order), appended with
+ * count 0 if new. */
+static race_report *race_slot(part_model *pm, const race_report *r)
+{
+    for (int j = 0; j < pm->nraces; j++) {
+        race_report *q = &pm->races[j];
+        if (q->a == r->a && q->b == r->b && q->ta == r->ta && q->tb == r->tb)
+            return q;
+    }
+    if (pm->nraces == pm->capraces) {
+        pm->capraces = pm->capraces ? pm->capraces * 2 : 4;
+        pm->races = realloc(pm->races, (size_t)pm->capraces * sizeof *pm->races);
+    }
+    race_report *q = &pm->races[pm->nraces++];
+    *q = *r;
+    q->count = 0;
+    return q;
+}
+
 /* ---- recording one consistent candidate of a part --------------------------------- */
 
 static void record(explorer *e, part_model *pm, const model_verdict *v, const int64_t *mem)
@@ -218,29 +262,7 @@ static void record(explorer *e, part_model *pm, const model_verdict *v, const in
             vals[i] = sym_eval(&e->tp[s->thread], p->regs[s->reg], e->read_vals[s->thread]);
         }
     }
-    int k;
-    for (k = 0; k < pm->nouts; k++) {
-        outcome *o = &pm->outs[k];
-        if (o->hang == e->hang && o->error == (e->error_at != NULL) && memcmp(o->vals, vals, (size_t)ns * sizeof *vals) == 0)
-            break;
-    }
-    if (k == pm->nouts) {
-        if (pm->nouts == pm->capouts) {
-            pm->capouts = pm->capouts ? pm->capouts * 2 : 8;
-            pm->outs = realloc(pm->outs, (size_t)pm->capouts * sizeof *pm->outs);
-            pm->example = realloc(pm->example, (size_t)pm->capouts * sizeof *pm->example);
-            pm->example_key = realloc(pm->example_key, (size_t)pm->capouts * sizeof *pm->example_key);
-        }
-        outcome *o = &pm->outs[pm->nouts];
-        memset(o, 0, sizeof *o);
-        o->vals = malloc((size_t)(ns ? ns : 1) * sizeof *vals);
-        memcpy(o->vals, vals, (size_t)ns * sizeof *vals);
-        o->hang = e->hang;
-        o->error = e->error_at != NULL;
-        pm->example[pm->nouts] = NULL;
-        pm->example_key[pm->nouts] = e->key;
-        pm->nouts++;
-    }
+    int k = outcome_slot(pm, vals, ns, e->hang, e->error_at != NULL, e->key);
     pm->outs[k].count++;
     if (k < MAX_EXAMPLES && (!pm->example[k] || e->key <= pm->example_key[k])) {
         if (!pm->example[k])
@@ -248,33 +270,16 @@ static void record(explorer *e, part_model *pm, const model_verdict *v, const in
         exec_copy(pm->example[k], e->x);
         pm->example_key[k] = e->key;
     }
-    /* Races, merged by instruction pair. */
+    /* Races, merged by instruction pair, the lower-numbered thread first. */
     for (int i = 0; i < v->nraces; i++) {
         const event *a = &e->x->ev[v->races[i].a], *b = &e->x->ev[v->races[i].b];
-        int j;
-        for (j = 0; j < pm->nraces; j++) {
-            race_report *r = &pm->races[j];
-            if ((r->a == a->src && r->b == b->src && r->ta == a->thread && r->tb == b->thread) ||
-                (r->a == b->src && r->b == a->src && r->ta == b->thread && r->tb == a->thread))
-                break;
-        }
-        if (j == pm->nraces) {
-            if (pm->nraces == pm->capraces) {
-                pm->capraces = pm->capraces ? pm->capraces * 2 : 4;
-                pm->races = realloc(pm->races, (size_t)pm->capraces * sizeof *pm->races);
-            }
-            race_report *r = &pm->races[pm->nraces++];
-            memset(r, 0, sizeof *r);
-            bool swap = a->thread > b->thread;
-            r->ea = swap ? *b : *a;
-            r->eb = swap ? *a : *b;
-            r->ta = r->ea.thread;
-            r->tb = r->eb.thread;
-            r->a = r->ea.src;
-            r->b = r->eb.src;
-            r->why = v->races[i].why;
-        }
-        pm->races[j].count++;
+        bool swap = a->thread > b->thread;
+        race_report r = {.ea = swap ? *b : *a, .eb = swap ? *a : *b, .why = v->races[i].why};
+        r.ta = r.ea.thread;
+        r.tb = r.eb.thread;
+        r.a = r.ea.src;
+        r.b = r.eb.src;
+        race_slot(pm, &r)->count++;
     }
     int rank = witness_rank(v, e->hang);
     if (rank > pm->witness_rank || (rank == pm->witness_rank && e->key < pm->witness_key)) {
@@ -1140,51 +1145,18 @@ static void merge_part_model(part_model *dst, part_model *src, int ns)
         dst->error_key = src->error_key;
     }
     for (int i = 0; i < src->nouts; i++) {
-        outcome *o = &src->outs[i];
-        int k;
-        for (k = 0; k < dst->nouts; k++)
-            if (dst->outs[k].hang == o->hang && dst->outs[k].error == o->error &&
-                memcmp(dst->outs[k].vals, o->vals, (size_t)ns * sizeof *o->vals) == 0)
-                break;
-        if (k == dst->nouts) {
-            if (dst->nouts == dst->capouts) {
-                dst->capouts = dst->capouts ? dst->capouts * 2 : 8;
-                dst->outs = realloc(dst->outs, (size_t)dst->capouts * sizeof *dst->outs);
-                dst->example = realloc(dst->example, (size_t)dst->capouts * sizeof *dst->example);
-                dst->example_key = realloc(dst->example_key, (size_t)dst->capouts * sizeof *dst->example_key);
-            }
-            dst->outs[k] = *o;
-            o->vals = NULL;
+        const outcome *o = &src->outs[i];
+        int k = outcome_slot(dst, o->vals, ns, o->hang, o->error, src->example_key[i]);
+        dst->outs[k].count += o->count;
+        if (src->example[i] && (!dst->example[k] || src->example_key[i] < dst->example_key[k])) {
+            free(dst->example[k]);
             dst->example[k] = src->example[i];
             dst->example_key[k] = src->example_key[i];
             src->example[i] = NULL;
-            dst->nouts++;
-        } else {
-            dst->outs[k].count += o->count;
-            if (src->example[i] && (!dst->example[k] || src->example_key[i] < dst->example_key[k])) {
-                free(dst->example[k]);
-                dst->example[k] = src->example[i];
-                dst->example_key[k] = src->example_key[i];
-                src->example[i] = NULL;
-            }
         }
     }
-    for (int i = 0; i < src->nraces; i++) {
-        race_report *r = &src->races[i];
-        int j;
-        for (j = 0; j < dst->nraces; j++)
-            if (dst->races[j].a == r->a && dst->races[j].b == r->b && dst->races[j].ta == r->ta && dst->races[j].tb == r->tb)
-                break;
-        if (j == dst->nraces) {
-            if (dst->nraces == dst->capraces) {
-                dst->capraces = dst->capraces ? dst->capraces * 2 : 4;
-                dst->races = realloc(dst->races, (size_t)dst->capraces * sizeof *dst->races);
-            }
-            dst->races[dst->nraces++] = *r;
-        } else {
-            dst->races[j].count += r->count;
-        }
-    }
+    for (int i = 0; i < src->nraces; i++)
+        race_slot(dst, &src->races[i])->count += src->races[i].count;
     if (src->witness && (src->witness_rank > dst->witness_rank ||
                          (src->witness_rank == dst->witness_rank && src->witness_key < dst->witness_key))) {
         free(dst->witness);

@@ -206,6 +206,17 @@ static void coerce_float_const(const test *t, operand *c, const operand *other)
 /* all i in A..B: ATOM  is the conjunction of ATOM for every i, any ... the
  * disjunction; i is a constant while ATOM is read, so the atom is re-read
  * once per value. */
+/* a && b, a || b */
+static cond *cond_join(condkind_t kind, cond *a, cond *b, srcpos pos)
+{
+    cond *c = calloc(1, sizeof *c);
+    c->kind = kind;
+    c->a = a;
+    c->b = b;
+    c->pos = pos;
+    return c;
+}
+
 static cond *parse_cond_atom(parser *p);
 static cond *parse_cond_and(parser *p);
 
@@ -253,16 +264,7 @@ static cond *parse_cond_range(parser *p, bool all)
         cond *one = parse_cond_and(p);
         if (!one)
             break;
-        if (!acc) {
-            acc = one;
-            continue;
-        }
-        cond *both = calloc(1, sizeof *both);
-        both->kind = all ? C_AND : C_OR;
-        both->a = acc;
-        both->b = one;
-        both->pos = pos;
-        acc = both;
+        acc = acc ? cond_join(all ? C_AND : C_OR, acc, one, pos) : one;
     }
     p->nconsts--;
     free(p->const_names[p->nconsts]);
@@ -340,12 +342,7 @@ static cond *parse_cond_and(parser *p)
             cond_free(a);
             return NULL;
         }
-        cond *c = calloc(1, sizeof *c);
-        c->kind = C_AND;
-        c->a = a;
-        c->b = b;
-        c->pos = pos;
-        a = c;
+        a = cond_join(C_AND, a, b, pos);
     }
     return a;
 }
@@ -361,12 +358,7 @@ cond *parse_cond_or(parser *p)
             cond_free(a);
             return NULL;
         }
-        cond *c = calloc(1, sizeof *c);
-        c->kind = C_OR;
-        c->a = a;
-        c->b = b;
-        c->pos = pos;
-        a = c;
+        a = cond_join(C_OR, a, b, pos);
     }
     return a;
 }
