@@ -503,6 +503,24 @@ static bool label_name(lp *p, const span *o, char *out)
 
 /* ---- PTX instructions ----------------------------------------------------------------- */
 
+/* ld REG, LOC and st LOC, VALUE read the same in both dialects; false
+ * after an error. */
+static bool ld_st_operands(lp *p, int tid, const mnem *m, bool ld, span *ops, int nops, inst *in)
+{
+    if (nops != 2) {
+        err_at(p, m->at[0], ld ? "ld takes a register and a location" : "st takes a location and a value");
+        return false;
+    }
+    if (ld) {
+        in->dst = dst_reg(p, tid, &ops[0]);
+        return in->dst >= 0 && mem_operand(p, &ops[1], &in->mem);
+    }
+    if (!mem_operand(p, &ops[0], &in->mem))
+        return false;
+    in->val = value_expr(p, tid, &ops[1]);
+    return true;
+}
+
 static void ptx_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *it)
 {
     const char *h = m->w[0];
@@ -683,22 +701,9 @@ static void ptx_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *i
         err_at(p, m->at[0], "%s needs an operation (add, sub, exch, cas, and, or, xor, min, max)", h);
         return;
     }
-    if (ld) {
-        if (nops != 2) {
-            err_at(p, m->at[0], "ld takes a register and a location");
+    if (ld || st) {
+        if (!ld_st_operands(p, tid, m, ld, ops, nops, &in))
             return;
-        }
-        in.dst = dst_reg(p, tid, &ops[0]);
-        if (in.dst < 0 || !mem_operand(p, &ops[1], &in.mem))
-            return;
-    } else if (st) {
-        if (nops != 2) {
-            err_at(p, m->at[0], "st takes a location and a value");
-            return;
-        }
-        if (!mem_operand(p, &ops[0], &in.mem))
-            return;
-        in.val = value_expr(p, tid, &ops[1]);
     } else {
         int want = (red ? 2 : 3) + (in.rmw == RMW_CAS);
         if (nops != want) {
@@ -816,22 +821,9 @@ static void vk_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *it
         err_at(p, m->at[0], "%s takes no storage class, av, vis or nonpriv", h);
         return;
     }
-    if (ld) {
-        if (nops != 2) {
-            err_at(p, m->at[0], "ld takes a register and a location");
+    if (ld || st) {
+        if (!ld_st_operands(p, tid, m, ld, ops, nops, &in))
             return;
-        }
-        in.dst = dst_reg(p, tid, &ops[0]);
-        if (in.dst < 0 || !mem_operand(p, &ops[1], &in.mem))
-            return;
-    } else if (st) {
-        if (nops != 2) {
-            err_at(p, m->at[0], "st takes a location and a value");
-            return;
-        }
-        if (!mem_operand(p, &ops[0], &in.mem))
-            return;
-        in.val = value_expr(p, tid, &ops[1]);
     } else if (rmw) {
         if (nops != 3) {
             err_at(p, m->at[0], "rmw takes a register, a location and a value");
