@@ -93,8 +93,6 @@ set set_minus(set a, set b)
     return a;
 }
 
-bool set_has(set s, int e) { return (s.w[e / 64] >> (e % 64)) & 1; }
-void set_add(set *s, int e) { s->w[e / 64] |= 1ull << (e % 64); }
 
 bool set_is_empty(set s)
 {
@@ -104,8 +102,6 @@ bool set_is_empty(set s)
     return true;
 }
 
-void rel_add(rel *r, int a, int b) { r->row[a].w[b / 64] |= 1ull << (b % 64); }
-bool rel_has(R r, int a, int b) { return (r->row[a].w[b / 64] >> (b % 64)) & 1; }
 
 #define ROWS(i) for (int i = 0; i < cur_n; i++)
 #define WORDS(w) for (int w = 0; w < cur_words; w++)
@@ -150,10 +146,21 @@ R S(R a, R b)
     return o;
 }
 
+/* Calls f(j) for each j in row i of a. */
+#define EACH_IN_ROW(a, i, j, body)                                          \
+    for (int w_ = 0; w_ < cur_words; w_++) {                                \
+        uint64_t bits_ = (a)->row[i].w[w_];                                 \
+        while (bits_) {                                                     \
+            int j = w_ * 64 + __builtin_ctzll(bits_);                       \
+            bits_ &= bits_ - 1;                                             \
+            body;                                                           \
+        }                                                                   \
+    }
+
 R inv(R a)
 {
     rel *o = rel_new();
-    ROWS(i) ROWS(j) if (rel_has(a, i, j)) rel_add(o, j, i);
+    ROWS(i) EACH_IN_ROW(a, i, j, rel_add(o, j, i));
     return o;
 }
 
@@ -239,7 +246,7 @@ bool irreflexive(R a)
 bool acyclic(R a)
 {
     int indeg[REL_MAX] = {0};
-    ROWS(i) ROWS(j) if (rel_has(a, i, j)) indeg[j]++;
+    ROWS(i) EACH_IN_ROW(a, i, j, indeg[j]++);
     int stack[REL_MAX], top = 0, seen = 0;
     ROWS(i) if (!indeg[i]) stack[top++] = i;
     while (top) {

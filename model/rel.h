@@ -30,6 +30,12 @@ int rel_n(void);
 int rel_mark(void);
 void rel_release(int mark);
 
+/* Membership tests are in the innermost loops of every model: inline. */
+static inline bool set_has(set s, int e) { return (s.w[e / 64] >> (e % 64)) & 1; }
+static inline void set_add(set *s, int e) { s->w[e / 64] |= 1ull << (e % 64); }
+static inline void rel_add(rel *r, int a, int b) { r->row[a].w[b / 64] |= 1ull << (b % 64); }
+static inline bool rel_has(R r, int a, int b) { return (r->row[a].w[b / 64] >> (b % 64)) & 1; }
+
 /* Sets. */
 set set_empty(void);
 set set_all(void);
@@ -37,14 +43,10 @@ set set_one(int e);
 set set_or(set a, set b);
 set set_and(set a, set b);
 set set_minus(set a, set b);
-bool set_has(set s, int e);
-void set_add(set *s, int e);
 bool set_is_empty(set s);
 
 /* Construction. */
 rel *rel_new(void);                   /* empty, writable */
-void rel_add(rel *r, int a, int b);
-bool rel_has(R r, int a, int b);
 R rel_empty(void);
 
 /* Operators (cat syntax in the comments). */
