@@ -13,15 +13,28 @@ static bool in_instance(const event *a, scope_t s, const event *b)
     }
 }
 
-scope_t effective_scope(const execution *x, const event *e)
+scope_t event_scope(const test *t, const event *e)
 {
     scope_t s = e->ord == ORD_PLAIN && e->kind != EV_F ? SCOPE_NONE : e->scope;
     if (e->cell >= 0) {
-        const location *L = &x->t->locs[cell_loc(x->t, e->cell)];
+        const location *L = &t->locs[cell_loc(t, e->cell)];
         if (L->gran == GRAN_COARSE && s > SCOPE_AGENT)
             s = SCOPE_AGENT;
     }
     return s;
+}
+
+scope_t effective_scope(const execution *x, const event *e) { return event_scope(x->t, e); }
+
+static bool include_each_other(const event *a, scope_t sa, const event *c, scope_t sc)
+{
+    return a->kind == EV_IW || c->kind == EV_IW || a->thread == c->thread ||
+           (in_instance(a, sa, c) && in_instance(c, sc, a));
+}
+
+bool scopes_include(const test *t, const event *a, const event *b)
+{
+    return include_each_other(a, event_scope(t, a), b, event_scope(t, b));
 }
 
 void base_compute(base *b, const execution *x)
@@ -104,8 +117,7 @@ void base_compute_static(base *b, const execution *x, rel storage[4])
             if (i == j)
                 continue;
             scope_t sc = eff[j];
-            if (a->kind == EV_IW || c->kind == EV_IW || a->thread == c->thread ||
-                (in_instance(a, sa, c) && in_instance(c, sc, a)))
+            if (include_each_other(a, sa, c, sc))
                 rel_add(incl, i, j);
             if (a->cell >= 0 && a->cell == c->cell && a->kind != EV_IW && c->kind != EV_IW) {
                 if (a->thread != c->thread && (a->kind == EV_W || c->kind == EV_W))

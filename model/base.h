@@ -25,5 +25,10 @@ void base_compute_dynamic(base *b);
 
 /* Effective scope after granularity: coarse memory acts at most at agent. */
 scope_t effective_scope(const execution *x, const event *e);
+scope_t event_scope(const test *t, const event *e);
+
+/* One pair of the incl relation: each event is in the other's (effective)
+ * scope instance.  Needs kind, thread, cell, ord, scope, gpu, wg, wave. */
+bool scopes_include(const test *t, const event *a, const event *b);
 
 #endif

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pathfilter.h"
 #include "symexec.h"
 
 enum { MAX_THREADS = 64, MAX_SHOW = 256, MAX_EXAMPLES = 64, MAX_COMBINED = 1 << 20 };
@@ -87,6 +88,7 @@ typedef struct {
     int read_index[MAX_THREADS][64];  /* thread, local read -> index in read_ev */
     int ncand[REL_MAX];
     int cand[REL_MAX][REL_MAX];
+    bool settled[REL_MAX];   /* per read event: every source's value is known */
     int rf_of[REL_MAX];
     bool known[REL_MAX];     /* read's value known (search) */
     int64_t read_vals[MAX_THREADS][64];
@@ -210,13 +212,20 @@ static int outcome_slot(part_model *pm, const int64_t *vals, int ns, bool hang, 
 }
 
 /* The report for r's instruction pair (threads in order), appended with
- * count 0 if new. */
+ * count 0 if new.  The events shown come from the execution with the lowest
+ * key, so that -j N reports what -j 1 does. */
 static race_report *race_slot(part_model *pm, const race_report *r)
 {
     for (int j = 0; j < pm->nraces; j++) {
         race_report *q = &pm->races[j];
-        if (q->a == r->a && q->b == r->b && q->ta == r->ta && q->tb == r->tb)
+        if (q->a == r->a && q->b == r->b && q->ta == r->ta && q->tb == r->tb) {
+            if (r->key < q->key) {
+                long count = q->count;
+                *q = *r;
+                q->count = count;
+            }
             return q;
+        }
     }
     if (pm->nraces == pm->capraces) {
         pm->capraces = pm->capraces ? pm->capraces * 2 : 4;
@@ -274,7 +283,7 @@ static void record(explorer *e, part_model *pm, const model_verdict *v, const in
     for (int i = 0; i < v->nraces; i++) {
         const event *a = &e->x->ev[v->races[i].a], *b = &e->x->ev[v->races[i].b];
         bool swap = a->thread > b->thread;
-        race_report r = {.ea = swap ? *b : *a, .eb = swap ? *a : *b, .why = v->races[i].why};
+        race_report r = {.ea = swap ? *b : *a, .eb = swap ? *a : *b, .why = v->races[i].why, .key = e->key};
         r.ta = r.ea.thread;
         r.tb = r.eb.thread;
         r.a = r.ea.src;
@@ -532,6 +541,41 @@ static bool hang_reads_can_be_last(explorer *e, int decided)
     return true;
 }
 
+/* Morally strong, as PTX needs for its per-location axiom: the same thread,
+ * or two atomics whose scopes include each other. */
+static bool strong_pair(const explorer *e, int a, int b)
+{
+    const event *A = &e->x->ev[a], *B = &e->x->ev[b];
+    if (A->thread == B->thread)
+        return true;
+    return A->ord != ORD_PLAIN && B->ord != ORD_PLAIN && rel_has(e->sbase.incl, a, b);
+}
+
+/* Read-read coherence along program order, which every model here has for
+ * morally strong accesses (src11: hb;eco, PTX: SC-per-Location, Vulkan:
+ * locord | rf | fr, SC): when r1 is po-before r2 on one cell and r1 reads
+ * w1, r2 cannot read a write that must be coherence-before w1 -- the
+ * initial write, or one po-before w1 in w1's thread.  Without this a failing
+ * CAS after a successful poll survives to the leaves of the search. */
+static bool reads_coherent_along_po(const explorer *e, int decided)
+{
+    const execution *x = e->x;
+    for (int j = 0; j < decided; j++) {
+        int r2 = e->read_ev[j], w2 = e->rf_of[r2];
+        for (int i = 0; i < decided; i++) {
+            int r1 = e->read_ev[i], w1 = e->rf_of[r1];
+            if (w1 == w2 || x->ev[r1].cell != x->ev[r2].cell || !rel_has(&x->po, r1, r2))
+                continue;
+            if (x->ev[w1].kind == EV_IW)
+                continue;
+            bool w2_before = x->ev[w2].kind == EV_IW || rel_has(&x->po, w2, w1);
+            if (w2_before && strong_pair(e, w1, r1) && strong_pair(e, w1, r2))
+                return false;
+        }
+    }
+    return true;
+}
+
 /* May some completion of the first `decided` reads-from be consistent under
  * some model?  At a leaf, also records what co every model forces. */
 static bool worth_exploring(explorer *e, int decided)
@@ -546,6 +590,8 @@ static bool worth_exploring(explorer *e, int decided)
     if (!settle_values(e, decided))
         return false;
     if (!hang_reads_can_be_last(e, decided))
+        return false;
+    if (!reads_coherent_along_po(e, decided))
         return false;
     if (!e->prune) {
         if (decided == e->nreads)
@@ -656,12 +702,36 @@ static bool same_bar_domain(scope_t s, int g1, int w1, int v1, int g2, int w2, i
     }
 }
 
-/* The order reads are decided in: atomics before plain reads, by cell. */
-static bool read_before(const execution *x, int a, int b)
+/* When a read is decided.  0: atomic reads whose source can synchronize
+ * (acquire, RMW, a fence after them) or are tied by coherence to another
+ * access of their own thread to the cell, and hanging awaits (most combinations of paths
+ * die on them); 1: plain reads, pruned by the synchronization that
+ * class 0 settled; 2: the other relaxed reads -- a spinning thread's poll,
+ * say -- whose choice of equal-valued sources multiplies the executions.
+ * Deciding them last keeps that multiplication at the leaves of the search
+ * instead of above every plain read.  The order changes the search's cost,
+ * never what it finds. */
+static int read_class(const execution *x, const bool *settled, int r)
 {
-    bool pa = x->ev[a].ord == ORD_PLAIN, pb = x->ev[b].ord == ORD_PLAIN;
-    if (pa != pb)
-        return !pa;
+    const event *R0 = &x->ev[r];
+    if (R0->ord == ORD_PLAIN)
+        return 1;
+    if (R0->ord != ORD_RELAXED || R0->rmw_partner >= 0 || R0->await_hang || !settled[r])
+        return 0;
+    for (int i = r - 1; i >= 0 && x->ev[i].thread == R0->thread; i--)
+        if (x->ev[i].cell == R0->cell)
+            return 0;
+    for (int i = r + 1; i < x->n && x->ev[i].thread == R0->thread; i++)
+        if (x->ev[i].kind == EV_F || x->ev[i].cell == R0->cell)
+            return 0;
+    return 2;
+}
+
+static bool read_before(const execution *x, const bool *settled, int a, int b)
+{
+    int ca = read_class(x, settled, a), cb = read_class(x, settled, b);
+    if (ca != cb)
+        return ca < cb;
     if (x->ev[a].cell != x->ev[b].cell)
         return x->ev[a].cell < x->ev[b].cell;
     return a < b;
@@ -909,25 +979,37 @@ static int build_combination(explorer *e)
         for (int j = e->first_ev[x->ev[i].thread]; j < i; j++)
             if (x->ev[j].kind == EV_W && x->ev[j].cell == c)
                 own = j;
-        if (own < 0)
+        /* Sources whose value is known without the search and breaks a
+         * constraint on this read alone are dropped here. */
+        int th = x->ev[i].thread;
+        const tpath *rp = &e->tp[th].v[e->choice[th]];
+        int ri = rp->ev[i - e->first_ev[th]].read;
+        e->settled[i] = true;
+        if (own < 0 && satisfies(&e->tp[th], rp, ri, x->ev[e->iw_of_cell[c]].value))
             e->cand[r][e->ncand[r]++] = e->iw_of_cell[c];
         for (int j = niw; j < n; j++) {
             if (x->ev[j].kind != EV_W || x->ev[j].cell != c)
                 continue;
-            if (thread_of_event(e, j) == x->ev[i].thread && j != own)
+            int wt = thread_of_event(e, j);
+            if (wt == th && j != own)
+                continue;
+            const tpath *wp = &e->tp[wt].v[e->choice[wt]];
+            int64_t v;
+            if (!static_value(t, &e->tp[wt], &wp->ev[j - e->first_ev[wt]], &v))
+                e->settled[i] = false;
+            else if (!satisfies(&e->tp[th], rp, ri, v))
                 continue;
             e->cand[r][e->ncand[r]++] = j;
         }
     }
-    /* The search decides atomic reads first, grouped by location, so that an
-     * RMW chain is settled (atomicity, values) before anything else; then
-     * plain reads, when the synchronization they depend on is known. The
-     * read_index map follows the new order. */
+    /* The search decides reads in read_class order, grouped by location, so
+     * that an RMW chain is settled (atomicity, values) before anything else.
+     * The read_index map follows the new order. */
     for (int a = 1; a < e->nreads; a++) {
         int ev = e->read_ev[a], nc = e->ncand[a], cand[REL_MAX];
         memcpy(cand, e->cand[a], (size_t)nc * sizeof *cand);
         int b = a;
-        while (b > 0 && read_before(x, ev, e->read_ev[b - 1])) {
+        while (b > 0 && read_before(x, e->settled, ev, e->read_ev[b - 1])) {
             e->read_ev[b] = e->read_ev[b - 1];
             e->ncand[b] = e->ncand[b - 1];
             memcpy(e->cand[b], e->cand[b - 1], (size_t)e->ncand[b] * sizeof *cand);
@@ -1187,10 +1269,18 @@ static int cmp_outcome_index(const void *a, const void *b)
     return 0;
 }
 
+static int cmp_race_key(const void *a, const void *b)
+{
+    long ka = ((const race_report *)a)->key, kb = ((const race_report *)b)->key;
+    return (ka > kb) - (ka < kb);
+}
+
 /* Sorts a part's outcomes (and their examples) by value, so that output does
  * not depend on the order workers found them in. */
 static void sort_part(part_model *pm, int ns)
 {
+    if (pm->nraces > 1)
+        qsort(pm->races, (size_t)pm->nraces, sizeof *pm->races, cmp_race_key);
     size_t n = pm->nouts > 0 ? (size_t)pm->nouts : 0;
     if (n < 2)
         return;
@@ -1426,6 +1516,8 @@ int explore(const test *t, const explore_opts *o, explore_result *res)
     int rc = 0;
     for (int th = 0; th < t->nthreads && rc == 0; th++)
         rc = symexec_thread(t, th, &sh->tp[th], res->err, sizeof res->err);
+    if (rc == 0)
+        pathfilter(t, sh->tp);
     if (rc == 0) {
         split_parts(sh);
         res->nparts = sh->nparts;

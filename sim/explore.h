@@ -37,6 +37,7 @@ typedef struct {
     event ea, eb;
     const char *why;
     long count;
+    long key;               /* the execution ea, eb came from (the lowest) */
 } race_report;
 
 typedef struct {

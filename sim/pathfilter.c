@@ -1,0 +1,307 @@
+/* Drops the thread paths that no consistent execution can follow, before the
+ * explorer combines them.  Each path is judged against every write that any
+ * other thread might make on any of its paths, so what is dropped is dropped
+ * under every choice of the other threads' paths and of reads-from:
+ *
+ *  (a) a read whose constraints (those that depend on its value alone) no
+ *      possible source value satisfies;
+ *  (b) read-read coherence: r1 po-before r2 on one cell, every source that
+ *      satisfies r1 is a non-initial write morally strong with r1 and r2,
+ *      and r2 can only be satisfied by the initial value (every model here
+ *      forbids r2 reading what is coherence-before r1's source; the
+ *      explorer's reads_coherent_along_po says why);
+ *  (c) an await that hangs reading the cell's last value, when another
+ *      thread writes the cell on every one of its paths and every possible
+ *      write's value satisfies the await.
+ *
+ * A spinning consumer that polls a flag and then acquires it with a CAS has
+ * two paths per tile for the CAS (success, failure) and one more per tile for
+ * a hang; without this filter their product is explored combination by
+ * combination, each dying only inside the reads-from search. */
+#include "pathfilter.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/base.h"
+
+typedef struct {
+    int thread;
+    bool known;          /* value known without the thread's reads */
+    int64_t value;
+    event ev;            /* for scope checks */
+} site;
+
+typedef struct {
+    const test *t;
+    thread_paths *tp;
+    int nthreads;
+    site *sites;         /* writes of every path of every thread, by cell */
+    int *first;          /* [ncells + 1] */
+    bool *must;          /* [thread * ncells + cell]: written on every path */
+} env;
+
+static event event_of(const test *t, int th, const pevent *pe)
+{
+    event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = pe->kind;
+    ev.thread = th;
+    ev.cell = pe->cell;
+    ev.ord = pe->ord;
+    ev.scope = pe->scope;
+    ev.gpu = t->threads[th].gpu;
+    ev.wg = t->threads[th].wg;
+    ev.wave = t->threads[th].wave;
+    ev.rmw_partner = -1;
+    return ev;
+}
+
+bool static_value(const test *t, const thread_paths *tp, const pevent *pw, int64_t *v)
+{
+    const symnode *n = &tp->pool[pw->sym];
+    int k = pw->sym;
+    if (n->kind == S_RMW) {
+        int op = (int)(n->value & ~RMW_UNSIGNED);
+        if (op != RMW_EXCH && op != RMW_CAS)
+            return false;
+        k = n->b;
+    }
+    if (tp->pool[k].deps)
+        return false;
+    int64_t none[MAX_READS_PER_THREAD] = {0};
+    *v = normalize_value(t->locs[cell_loc(t, pw->cell)].type, sym_eval(tp, k, none));
+    return true;
+}
+
+/* A thread whose paths always run to their end: it and its workgroup never
+ * hang or stop, and all reach the same barriers (otherwise the explorer cuts
+ * a path at the barrier a peer never reaches). */
+static bool runs_to_end(const env *E, int th)
+{
+    const thread *T = &E->t->threads[th];
+    int nbar = -1;
+    for (int u = 0; u < E->nthreads; u++) {
+        const thread *U = &E->t->threads[u];
+        if (u != th && !(U->gpu == T->gpu && U->wg == T->wg))
+            continue;
+        for (int i = 0; i < E->tp[u].n; i++) {
+            const tpath *p = &E->tp[u].v[i];
+            if (p->hung || p->error_at)
+                return false;
+            if (nbar < 0)
+                nbar = p->nbar;
+            if (p->nbar != nbar)
+                return false;
+            for (int k = 0; k < p->nev; k++)
+                if ((p->ev[k].kind == EV_BA || p->ev[k].kind == EV_BW) && p->ev[k].bar_named)
+                    return false;
+        }
+    }
+    return true;
+}
+
+static void env_build(env *E)
+{
+    const test *t = E->t;
+    int nc = t->ncells;
+    E->first = calloc((size_t)nc + 1, sizeof *E->first);
+    E->must = calloc((size_t)E->nthreads * (size_t)nc + 1, sizeof *E->must);
+    int *count = calloc((size_t)nc + 1, sizeof *count);
+    long total = 0;
+    for (int th = 0; th < E->nthreads; th++)
+        for (int i = 0; i < E->tp[th].n; i++) {
+            const tpath *p = &E->tp[th].v[i];
+            for (int k = 0; k < p->nev; k++)
+                if (p->ev[k].kind == EV_W) {
+                    count[p->ev[k].cell]++;
+                    total++;
+                }
+        }
+    for (int c = 0; c < nc; c++)
+        E->first[c + 1] = E->first[c] + count[c];
+    E->sites = malloc((size_t)(total ? total : 1) * sizeof *E->sites);
+    memset(count, 0, (size_t)nc * sizeof *count);
+    int *paths_writing = calloc((size_t)nc + 1, sizeof *paths_writing);
+    for (int th = 0; th < E->nthreads; th++) {
+        memset(paths_writing, 0, (size_t)nc * sizeof *paths_writing);
+        for (int i = 0; i < E->tp[th].n; i++) {
+            const tpath *p = &E->tp[th].v[i];
+            for (int k = 0; k < p->nev; k++) {
+                const pevent *pe = &p->ev[k];
+                if (pe->kind != EV_W)
+                    continue;
+                site *s = &E->sites[E->first[pe->cell] + count[pe->cell]++];
+                s->thread = th;
+                s->known = static_value(t, &E->tp[th], pe, &s->value);
+                s->ev = event_of(t, th, pe);
+                bool earlier = false;
+                for (int j = 0; j < k && !earlier; j++)
+                    earlier = p->ev[j].kind == EV_W && p->ev[j].cell == pe->cell;
+                if (!earlier)
+                    paths_writing[pe->cell]++;
+            }
+        }
+        if (E->tp[th].n > 0 && runs_to_end(E, th))
+            for (int c = 0; c < nc; c++)
+                E->must[(size_t)th * (size_t)nc + (size_t)c] = paths_writing[c] == E->tp[th].n;
+    }
+    free(paths_writing);
+    free(count);
+}
+
+static void env_free(env *E)
+{
+    free(E->sites);
+    free(E->first);
+    free(E->must);
+}
+
+bool satisfies(const thread_paths *tp, const tpath *p, int ri, int64_t v)
+{
+    int64_t reads[MAX_READS_PER_THREAD] = {0};
+    reads[ri] = v;
+    for (int c = 0; c < p->ncons; c++)
+        if (tp->pool[p->cons[c]].deps == 1ull << ri && !sym_eval(tp, p->cons[c], reads))
+            return false;
+    return true;
+}
+
+/* What a read at event k of path p of thread th may read, summarized. */
+typedef struct {
+    bool any;            /* some satisfying source */
+    bool init;           /* the initial value satisfies */
+    bool strong_only;    /* every satisfying non-initial source is strong with both reads given */
+    bool all_fail;       /* every possible write is known and fails the constraints */
+} sources;
+
+static sources read_sources(const env *E, int th, const tpath *p, int k, const event *ra, const event *rb)
+{
+    const test *t = E->t;
+    const thread_paths *tp = &E->tp[th];
+    const pevent *r = &p->ev[k];
+    int c = r->cell;
+    sources s = {false, false, true, true};
+    const location *L = &t->locs[cell_loc(t, c)];
+    int64_t init = L->init[c - L->first_cell];
+    if (satisfies(tp, p, r->read, init)) {
+        s.any = s.init = true;
+    }
+    /* The thread's own po-earlier writes. */
+    for (int j = 0; j < k; j++) {
+        const pevent *w = &p->ev[j];
+        if (w->kind != EV_W || w->cell != c)
+            continue;
+        int64_t v;
+        bool known = static_value(t, tp, w, &v);
+        if (!known || satisfies(tp, p, r->read, v))
+            s.any = true, s.all_fail = false;
+    }
+    for (int i = E->first[c]; i < E->first[c + 1]; i++) {
+        const site *w = &E->sites[i];
+        if (w->thread == th)
+            continue;
+        if (w->known && !satisfies(tp, p, r->read, w->value))
+            continue;
+        s.any = true;
+        s.all_fail = false;
+        if (ra && !(w->ev.ord != ORD_PLAIN && ra->ord != ORD_PLAIN && rb->ord != ORD_PLAIN &&
+                    scopes_include(t, &w->ev, ra) && scopes_include(t, &w->ev, rb)))
+            s.strong_only = false;
+    }
+    return s;
+}
+
+static bool someone_must_write(const env *E, int th, int cell)
+{
+    for (int u = 0; u < E->nthreads; u++)
+        if (u != th && E->must[(size_t)u * (size_t)E->t->ncells + (size_t)cell])
+            return true;
+    return false;
+}
+
+static bool path_feasible(const env *E, int th, const tpath *p)
+{
+    const test *t = E->t;
+    for (int k = 0; k < p->nev; k++) {
+        const pevent *r = &p->ev[k];
+        if (r->kind != EV_R)
+            continue;
+        sources s = read_sources(E, th, p, k, NULL, NULL);
+        if (!s.any)
+            return false;                                        /* (a) */
+        if (r->await_hang && s.all_fail && someone_must_write(E, th, r->cell))
+            return false;                                        /* (c) */
+        /* (b): r is r2; look for an r1 before it. */
+        sources s2 = s;
+        bool own_write_before = false;
+        for (int j = 0; j < k; j++)
+            own_write_before = own_write_before || (p->ev[j].kind == EV_W && p->ev[j].cell == r->cell);
+        if (own_write_before || s2.any != s2.init)
+            continue;
+        /* r can only read the initial value: did it satisfy... and some
+         * non-initial write really exists to be before? */
+        bool only_init = true;
+        for (int i = E->first[r->cell]; i < E->first[r->cell + 1] && only_init; i++) {
+            const site *w = &E->sites[i];
+            if (w->thread != th && (!w->known || satisfies(&E->tp[th], p, r->read, w->value)))
+                only_init = false;
+        }
+        if (!only_init)
+            continue;
+        event e2 = event_of(t, th, r);
+        for (int j = 0; j < k; j++) {
+            const pevent *r1 = &p->ev[j];
+            if (r1->kind != EV_R || r1->cell != r->cell)
+                continue;
+            event e1 = event_of(t, th, r1);
+            sources s1 = read_sources(E, th, p, j, &e1, &e2);
+            if (s1.any && !s1.init && s1.strong_only)
+                return false;                                    /* (b) */
+        }
+    }
+    return true;
+}
+
+int pathfilter(const test *t, thread_paths *tp)
+{
+    int dropped = 0;
+    for (int round = 0; round < 4; round++) {
+        env E = {t, tp, t->nthreads, NULL, NULL, NULL};
+        env_build(&E);
+        int now = 0;
+        for (int th = 0; th < t->nthreads; th++) {
+            thread_paths *T = &tp[th];
+            bool *keep = malloc((size_t)(T->n ? T->n : 1) * sizeof *keep);
+            int nkeep = 0;
+            for (int i = 0; i < T->n; i++) {
+                keep[i] = path_feasible(&E, th, &T->v[i]);
+                nkeep += keep[i];
+            }
+            /* A thread with no feasible path: leave it whole, and the search
+             * finds that nothing is consistent. */
+            if (nkeep > 0 && nkeep < T->n) {
+                int out = 0;
+                for (int i = 0; i < T->n; i++) {
+                    if (keep[i]) {
+                        T->v[out++] = T->v[i];
+                        continue;
+                    }
+                    free(T->v[i].ev);
+                    free(T->v[i].cons);
+                    free(T->v[i].regs);
+                    free(T->v[i].error);
+                    free(T->v[i].warn);
+                }
+                now += T->n - out;
+                T->n = out;
+            }
+            free(keep);
+        }
+        env_free(&E);
+        dropped += now;
+        if (now == 0)
+            break;
+    }
+    return dropped;
+}
