@@ -84,9 +84,6 @@ static void emit_expr(sbuf *b, const expr *e, int th)
     }
     static const char *fn[] = {[BIN_ADD] = "ms_add", [BIN_SUB] = "ms_sub", [BIN_MUL] = "ms_mul", [BIN_DIV] = "ms_div",
                                [BIN_MOD] = "ms_mod", [BIN_SHL] = "ms_shl", [BIN_SHR] = "ms_shr"};
-    static const char *op[] = {[BIN_AND] = "&", [BIN_OR] = "|", [BIN_XOR] = "^", [BIN_EQ] = "==", [BIN_NE] = "!=",
-                               [BIN_LT] = "<", [BIN_LE] = "<=", [BIN_GT] = ">", [BIN_GE] = ">=", [BIN_LAND] = "&&",
-                               [BIN_LOR] = "||"};
     if (e->op <= BIN_SHR && fn[e->op] && e->op != BIN_AND && e->op != BIN_OR && e->op != BIN_XOR) {
         sb_printf(b, "%s(", fn[e->op]);
         emit_expr(b, e->a, th);
@@ -98,7 +95,7 @@ static void emit_expr(sbuf *b, const expr *e, int th)
     bool logical = e->op >= BIN_EQ;
     sb_puts(b, logical ? "((i64)(" : "((");
     emit_expr(b, e->a, th);
-    sb_printf(b, " %s ", op[e->op]);
+    sb_printf(b, " %s ", binop_spelling(e->op));
     emit_expr(b, e->b, th);
     sb_puts(b, "))");
 }
@@ -253,7 +250,7 @@ static void emit_mem(gen *g, int th, const inst *in, int depth)
             g->em->rmw(b, ind3, L->type, in, "a", "v", "c1", "c2");
         else
             g->em->load(b, ind3, L->type, in, "a", "v");
-        sb_printf(b, "%sif (v %s w) break;\n", ind3, in->await_ne ? "!=" : "==");
+        sb_printf(b, "%sif (v %s w) break;\n", ind3, binop_spelling(in->await_op));
         sb_printf(b,
                   "%sif ((n & 15u) == 0 && clock64() - t0 > p.v[%d]) { ms_st |= 1u; ms_ok = 0; break; } /* bounded: "
                   "a timeout is counted, never a hang */\n",

@@ -127,6 +127,12 @@ int plan_build(hw_plan *p, const test *t)
         }
     }
     for (int l = 0; l < t->nlocs; l++)
+        if (t->locs[l].type == TY_I8) {
+            snprintf(p->why, sizeof p->why, "%s:%d:%d: location %s: i8 locations are not run on hardware by hwrun",
+                     t->file, t->locs[l].pos.line, t->locs[l].pos.col, t->locs[l].name);
+            return -1;
+        }
+    for (int l = 0; l < t->nlocs; l++)
         if (t->locs[l].home >= 64) {
             snprintf(p->why, sizeof p->why, "location %s: GPU number out of hwrun's range (0..63)", t->locs[l].name);
             return -1;

@@ -971,7 +971,7 @@ static bool structure(lp *p, int tid, int lo, int hi, block *out)
             item *br = i + 2 < hi ? &c->v[i + 2] : NULL;
             bool ok = rd && br && rd->kind == IT_INST &&
                       (rd->in.kind == I_LD || (rd->in.kind == I_RMW && rd->in.rmw == RMW_CAS)) && rd->in.dst >= 0 &&
-                      br->kind == IT_BRANCH && (br->cmp == BIN_EQ || br->cmp == BIN_NE);
+                      br->kind == IT_BRANCH && br->cmp >= BIN_EQ && br->cmp <= BIN_GE;
             int end = -1;
             bool exit_when_cc = false;
             if (ok && strcmp(br->label, it->label) == 0 && back == i + 2) {
@@ -1001,9 +1001,14 @@ static bool structure(lp *p, int tid, int lo, int hi, block *out)
             memset(&rd->in, 0, sizeof rd->in); /* moved */
             aw.await_rmw = aw.kind == I_RMW;
             aw.kind = I_AWAIT;
-            /* exit when (r CC v): await r == v for EQ, r != v for NE; spin while CC: the opposite */
-            bool eq = br->cmp == BIN_EQ;
-            aw.await_ne = exit_when_cc ? !eq : eq;
+            /* The loop exits when (r CC v), or, spinning while CC, when not;
+             * with v on the left the comparison turns around. */
+            static const binop_t negated[] = {[BIN_EQ] = BIN_NE, [BIN_NE] = BIN_EQ, [BIN_LT] = BIN_GE,
+                                              [BIN_GE] = BIN_LT, [BIN_LE] = BIN_GT, [BIN_GT] = BIN_LE};
+            static const binop_t swapped[] = {[BIN_EQ] = BIN_EQ, [BIN_NE] = BIN_NE, [BIN_LT] = BIN_GT,
+                                              [BIN_GT] = BIN_LT, [BIN_LE] = BIN_GE, [BIN_GE] = BIN_LE};
+            binop_t exit_op = exit_when_cc ? br->cmp : negated[br->cmp];
+            aw.await_op = want == br->a ? swapped[exit_op] : exit_op;
             aw.want = want == br->a ? br->a : br->b;
             if (want == br->a)
                 br->a = NULL;

@@ -71,13 +71,6 @@ __attribute__((format(printf, 2, 3))) static void fail(wr *w, const char *fmt, .
 
 static const char *lit_scope(scope_t s) { return scope_name(s); }
 
-static const char *binop_sym(binop_t op)
-{
-    static const char *const s[] = {"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>",
-                                    "==", "!=", "<", "<=", ">", ">=", "&&", "||"};
-    return s[op];
-}
-
 /* ---- .lit ------------------------------------------------------------------------------------ */
 
 static void lit_expr(wr *w, const thread *th, const expr *e, char *buf, size_t n)
@@ -92,7 +85,7 @@ static void lit_expr(wr *w, const thread *th, const expr *e, char *buf, size_t n
         snprintf(buf + at, n - at, "(");
         lit_expr(w, th, e->a, buf, n);
         at = strlen(buf);
-        snprintf(buf + at, n - at, " %s ", binop_sym(e->op));
+        snprintf(buf + at, n - at, " %s ", binop_spelling(e->op));
         lit_expr(w, th, e->b, buf, n);
         at = strlen(buf);
         snprintf(buf + at, n - at, ")");
@@ -181,7 +174,9 @@ static void lit_inst(wr *w, const thread *th, const inst *in, int depth)
             lit_mem(w, th, &in->mem, line, sizeof line);
         }
         if (in->kind == I_AWAIT) {
-            strcat(line, in->await_ne ? " != " : " == ");
+            strcat(line, " ");
+            strcat(line, binop_spelling(in->await_op));
+            strcat(line, " ");
             lit_expr(w, th, in->want, line, sizeof line);
         }
         break;
@@ -594,7 +589,10 @@ static void ptx_inst(ptxw *p, const inst *in)
             add_line(p->out, "atom.%s.cas %s, %s, %s, %s", sem, d, mem, a, b);
         else
             add_line(p->out, "ld.%s %s, %s", sem, d, mem);
-        add_line(p->out, "%s %s, %s, LC%d%02d", in->await_ne ? "beq" : "bne", d, want, p->tid, lab);
+        /* Branch back while the wait is not over: the negated comparison. */
+        static const char *const spin_back[] = {[BIN_EQ] = "bne", [BIN_NE] = "beq", [BIN_LT] = "bge",
+                                                [BIN_LE] = "bgt", [BIN_GT] = "ble", [BIN_GE] = "blt"};
+        add_line(p->out, "%s %s, %s, LC%d%02d", spin_back[in->await_op], d, want, p->tid, lab);
         return;
     }
     case I_FENCE:

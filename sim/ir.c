@@ -29,9 +29,16 @@ const char *verdict_name(verdict_t v)
     return names[v];
 }
 
+const char *binop_spelling(binop_t op)
+{
+    static const char *const s[] = {"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>",
+                                    "==", "!=", "<", "<=", ">", ">=", "&&", "||"};
+    return s[op];
+}
+
 const char *vtype_name(vtype_t t)
 {
-    static const char *names[] = {"i32", "i64", "u32", "u64", "f32"};
+    static const char *names[TY_NTYPES] = {"i32", "i64", "u32", "u64", "f32", "i8"};
     return names[t];
 }
 
@@ -41,6 +48,7 @@ int64_t normalize_value(vtype_t t, int64_t v)
 {
     switch (t) {
     case TY_I32: return (int64_t)(int32_t)(uint32_t)v;
+    case TY_I8: return (int64_t)(int8_t)(uint8_t)v;
     case TY_U32:
     case TY_F32: return (int64_t)(uint32_t)v;
     default: return v;
@@ -143,7 +151,7 @@ expr *expr_clone(const expr *e)
     return c;
 }
 
-size_t vtype_size(vtype_t t) { return t == TY_I64 || t == TY_U64 ? 8 : 4; }
+size_t vtype_size(vtype_t t) { return t == TY_I64 || t == TY_U64 ? 8 : t == TY_I8 ? 1 : 4; }
 
 void block_clone(block *dst, const block *src)
 {

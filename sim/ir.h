@@ -20,7 +20,7 @@ typedef enum { SCOPE_NONE = 0, SCOPE_THREAD, SCOPE_WAVE, SCOPE_WG, SCOPE_AGENT, 
 typedef enum { ORD_PLAIN = 0, ORD_RELAXED, ORD_ACQUIRE, ORD_RELEASE, ORD_ACQ_REL, ORD_SEQ_CST } order_t;
 
 typedef enum { GRAN_FINE = 0, GRAN_COARSE } gran_t;
-typedef enum { TY_I32 = 0, TY_I64, TY_U32, TY_U64, TY_F32 } vtype_t;
+typedef enum { TY_I32 = 0, TY_I64, TY_U32, TY_U64, TY_F32, TY_I8, TY_NTYPES } vtype_t;
 
 typedef enum {
     RMW_ADD = 0, RMW_SUB, RMW_EXCH, RMW_AND, RMW_OR, RMW_XOR, RMW_MIN, RMW_MAX, RMW_CAS, RMW_FADD
@@ -105,11 +105,11 @@ typedef struct inst {
     order_t fail_ord; /* CAS: the order of a failed CAS (relaxed unless stated) */
     bool unsafe;      /* atom.fadd.unsafe: a hardware FP atomic */
     bool await_rmw;   /* I_AWAIT on an atom.cas rather than a ld */
-    bool await_ne;    /* I_AWAIT ... != val */
+    binop_t await_op; /* I_AWAIT: how the value read compares with want (== != < <= > >=) */
     int dst;          /* register or -1 */
     memref mem;
     expr *val, *val2;
-    expr *want;       /* I_AWAIT: the value awaited (== or != by await_ne) */
+    expr *want;       /* I_AWAIT: the value awaited (compared by await_op) */
     block body, els;  /* I_IF */
     /* Added for the importers (import/); zero/NULL in .lit programs. */
     expr *bar_id;     /* I_BARRIER: named barrier (PTX bar.sync a / Vulkan cbar N); NULL: the workgroup barrier */
@@ -243,6 +243,8 @@ const char *order_name(order_t o);
 const char *rmw_name(rmwop_t r);
 const char *verdict_name(verdict_t v);
 const char *vtype_name(vtype_t t);
+/* An operator as .lit and C write it. */
+const char *binop_spelling(binop_t op);
 int cell_loc(const test *t, int cell);                 /* location owning a cell */
 void test_index_cells(test *t);                        /* makes cell_loc O(1) */
 void cell_name(const test *t, int cell, char *buf, int size); /* "x" or "buf[3]" */

@@ -405,7 +405,7 @@ static int binop_prec(tokkind_t k, binop_t *op)
     }
 }
 
-/* `stop_at_eq` keeps == and != for the caller (await ... == v). */
+/* `stop_at_eq` keeps comparisons for the caller (await ... >= v). */
 static expr *parse_binary(parser *p, int min_prec, bool stop_at_eq)
 {
     expr *a = parse_unary(p);
@@ -414,7 +414,7 @@ static expr *parse_binary(parser *p, int min_prec, bool stop_at_eq)
         int prec = binop_prec(p->tok.kind, &op);
         if (prec < min_prec || prec == 0)
             break;
-        if (stop_at_eq && prec <= 6)
+        if (stop_at_eq && prec <= 7)
             break;
         srcpos pos = here(p);
         advance(p);
@@ -528,6 +528,7 @@ bool check_value_fits(parser *p, const location *L, expr *e)
     bool ok = true;
     switch (L->type) {
     case TY_I32: ok = v >= INT32_MIN && v <= INT32_MAX; break;
+    case TY_I8: ok = v >= INT8_MIN && v <= INT8_MAX; break;
     case TY_U32: ok = v >= 0 && v <= (int64_t)UINT32_MAX; break;
     case TY_U64: ok = v >= 0; break;
     default: break;
@@ -733,14 +734,20 @@ static bool parse_await(parser *p, inst *in, int dst)
     in->await_rmw = in->kind == I_RMW;
     in->kind = I_AWAIT;
     in->pos = (srcpos){tk.line, tk.col};
-    if (p->tok.kind == T_EQ || p->tok.kind == T_NE) {
-        in->await_ne = p->tok.kind == T_NE;
-        advance(p);
-    } else {
-        ERR("expected '==' or '!=' and the awaited value");
+    static const struct {
+        tokkind_t tok;
+        binop_t op;
+    } cmp[] = {{T_EQ, BIN_EQ}, {T_NE, BIN_NE}, {T_LT, BIN_LT}, {T_LE, BIN_LE}, {T_GT, BIN_GT}, {T_GE, BIN_GE}};
+    int k = 0;
+    while (k < 6 && p->tok.kind != cmp[k].tok)
+        k++;
+    if (k == 6) {
+        ERR("expected a comparison (== != < <= > >=) and the awaited value");
         return false;
     }
-    expr *want = parse_binary(p, 7, false);
+    in->await_op = cmp[k].op;
+    advance(p);
+    expr *want = parse_binary(p, 8, false);
     if (!want)
         return false;
     if (in->await_rmw && in->rmw != RMW_CAS) {

@@ -87,15 +87,14 @@ bool parse_location(parser *p)
     location L = {0};
     L.pos = (srcpos){name.line, name.col};
     L.len = 1;
-    static const char *types[] = {"i32", "i64", "u32", "u64", "f32"};
     int ty = -1;
-    for (int i = 0; i < 5; i++)
-        if (tok_is(&p->tok, types[i]))
+    for (int i = 0; i < TY_NTYPES; i++)
+        if (tok_is(&p->tok, vtype_name((vtype_t)i)))
             ty = i;
     if (ty < 0) {
         char got[64];
         describe(&p->tok, got, sizeof got);
-        ERR("unknown type %s (types: i32 i64 u32 u64 f32)", got);
+        ERR("unknown type %s (types: i8 i32 i64 u32 u64 f32)", got);
         return false;
     }
     L.type = (vtype_t)ty;

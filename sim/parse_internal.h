@@ -23,7 +23,7 @@ typedef struct {
     int64_t *const_values;
     int nconsts;
     const lit_options *opts;
-    bool stop_at_eq;   /* inside await: == and != end an operand */
+    bool stop_at_eq;   /* inside await: a comparison ends an operand */
     bool in_heap;      /* reading a heap variable's declaration */
 } parser;
 

@@ -733,7 +733,7 @@ static void step_inner(sx *x, pstate *s, const inst *in)
          * reads (the explorer checks: the last write of the location) a value
          * that never satisfies the wait, and the thread stops there. */
         int want = eval_expr(x, s, in->want);
-        int ok = mk_bin(x, in->await_ne ? BIN_NE : BIN_EQ, rn, want);
+        int ok = mk_bin(x, in->await_op, rn, want);
         pstate *h = state_copy(x, s);
         add_cons(h, mk_un(x, EX_NOT, ok));
         h->ev[ridx].await_hang = true;

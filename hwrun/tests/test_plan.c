@@ -95,6 +95,12 @@ static void test_refusals(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(p.why, "different numbers of barriers"));
     plan_free(&p);
     test_free(t);
+    t = parse("test b3\nmemory { lk: i8 }\nthread P0 @gpu0.wg0 { st lk, 1 }\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_EQUAL(plan_build(&p, t), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(p.why, "i8 locations are not run on hardware"));
+    plan_free(&p);
+    test_free(t);
 }
 
 /* The generated kernels compute, for block vb = m*J + j, warp w and lane l:

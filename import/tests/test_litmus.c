@@ -92,12 +92,31 @@ static void test_ptx_spin_loops(void)
     const block *b = &t->threads[1].code;
     CU_ASSERT_EQUAL_FATAL(b->n, 3);
     CU_ASSERT_EQUAL(b->v[0].kind, I_AWAIT);
-    CU_ASSERT_TRUE(b->v[0].await_ne); /* spin while == 0: await != 0 */
+    CU_ASSERT_EQUAL(b->v[0].await_op, BIN_NE); /* spin while == 0: await != 0 */
     CU_ASSERT_EQUAL(b->v[0].want->kind, EX_CONST);
     CU_ASSERT_EQUAL(b->v[1].kind, I_ASSIGN);
     CU_ASSERT_EQUAL(b->v[2].kind, I_AWAIT);
-    CU_ASSERT_FALSE(b->v[2].await_ne); /* exit when r2 == r3 */
+    CU_ASSERT_EQUAL(b->v[2].await_op, BIN_EQ); /* exit when r2 == r3 */
     CU_ASSERT_EQUAL(b->v[2].want->kind, EX_REG);
+    CU_ASSERT_TRUE(holds(t, &model_ptx));
+    test_free(t);
+    /* Ordering comparisons: spin while r < 2 is await >= 2; exit when 3 > r
+     * (the value on the left) is await < 3. */
+    t = parse_ok("PTX spin2\n{ f=0; }\n"
+                 " P0@cta 0,gpu 0      | P1@cta 1,gpu 0        ;\n"
+                 " st.relaxed.gpu f, 2 | LC00:                 ;\n"
+                 "                     | ld.relaxed.gpu r1, f  ;\n"
+                 "                     | blt r1, 2, LC00       ;\n"
+                 "                     | LC01:                 ;\n"
+                 "                     | ld.relaxed.gpu r2, f  ;\n"
+                 "                     | bgt 3, r2, LC02       ;\n"
+                 "                     | goto LC01             ;\n"
+                 "                     | LC02:                 ;\n"
+                 "forall (P1:r1 == 2)\n");
+    b = &t->threads[1].code;
+    CU_ASSERT_EQUAL_FATAL(b->n, 2);
+    CU_ASSERT_EQUAL(b->v[0].await_op, BIN_GE);
+    CU_ASSERT_EQUAL(b->v[1].await_op, BIN_LT);
     CU_ASSERT_TRUE(holds(t, &model_ptx));
     test_free(t);
 }

@@ -160,6 +160,10 @@ static const struct {
     const char *text;
     const char *want;
 } bad[] = {
+    {"test t\nmemory { l: i8 }\nthread P @gpu0.wg0 { st l, 200 }\n", "t.lit:3:28: error: value 200 does not fit 'l' of type i8"},
+    {"test t\nmemory { l: i16 }\n", "error: unknown type 'i16' (types: i8 i32 i64 u32 u64 f32)"},
+    {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { await ld.relaxed.agent x 1 }\n",
+     "error: expected a comparison (== != < <= > >=) and the awaited value"},
     {"test t\nthread P @gpu0.wg0 { r0 = ld y }\n", "t.lit:2:30: error: unknown location 'y'"},
     {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { st x, r9 }\n", "t.lit:3:28: error: unknown register 'r9'"},
     {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { st.relaxed.planet x, 1 }\n",
@@ -190,6 +194,27 @@ static const struct {
     {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { x = 1 }\n", "'x' is a memory location; a register cannot share its name"},
     {"test t\n", "the test has no threads"},
 };
+
+/* i8: one byte in the heap (the next i32 is aligned to 4), and await with
+ * the ordering comparisons. */
+static void test_i8_and_await_ops(void)
+{
+    test *t = parse("test b\nheap { ranks 2; size 64; fine\n lk: i8[3]\n n: i32 }\n"
+                    "thread P for r in 0..2 @gpu(r).wg0 { st lk[2], -128; await ld.acquire.sys n@1 >= 2\n"
+                    "  await ld.acquire.sys n@1 < 5; await ld.acquire.sys n@1 <= 5; await ld.acquire.sys n@1 > 0 }\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_EQUAL(t->heap.offset[0][0], 0);
+    CU_ASSERT_EQUAL(t->heap.offset[0][1], 4);
+    const block *b = &t->threads[0].code;
+    CU_ASSERT_EQUAL_FATAL(b->n, 6); /* r = 0 (the template's variable), st, 4 awaits */
+    CU_ASSERT_EQUAL(b->v[2].await_op, BIN_GE);
+    CU_ASSERT_EQUAL(b->v[3].await_op, BIN_LT);
+    CU_ASSERT_EQUAL(b->v[4].await_op, BIN_LE);
+    CU_ASSERT_EQUAL(b->v[5].await_op, BIN_GT);
+    CU_ASSERT_EQUAL(normalize_value(TY_I8, 200), -56);
+    CU_ASSERT_EQUAL(normalize_value(TY_I8, -129), 127);
+    test_free(t);
+}
 
 static void test_errors(void)
 {
@@ -230,6 +255,7 @@ void add_parse_tests(void)
     CU_add_test(s, "aliases, defaults, herd spellings", test_aliases_and_defaults);
     CU_add_test(s, "allocators give home and granularity", test_allocators);
     CU_add_test(s, "kernels and host order", test_kernels);
+    CU_add_test(s, "i8 and await comparisons", test_i8_and_await_ops);
     CU_add_test(s, "error messages", test_errors);
     CU_add_test(s, "every prefix of a file", test_prefixes);
 }

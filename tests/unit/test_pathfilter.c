@@ -185,6 +185,40 @@ static void test_races_same_under_jobs(void)
     test_free(t);
 }
 
+static void test_await_at_least(void)
+{
+    /* Spin until the counter reaches 2 (Iris's epoch barrier: flags >= target).
+     * With two adds it does; with one the wait hangs, reading the last 1; an
+     * i8 counter wraps like int8_t. */
+    const char *two = "test ge\nmemory { n: i32\n d: i32 }\n"
+                      "thread A @gpu0.wg0 { st d, 1; atom.add.release.agent n, 1 }\n"
+                      "thread B @gpu0.wg1 { atom.add.release.agent n, 1 }\n"
+                      "thread C @gpu0.wg2 { await ld.acquire.agent n >= 2; v = ld d }\n"
+                      "forall (C:v == 1)\n";
+    test *t;
+    explore_result r = explore_text(two, &model_src11, 1, &t);
+    CU_ASSERT_EQUAL(result_verdict(t, &r.mr[0]), V_HOLDS);
+    CU_ASSERT_EQUAL(r.mr[0].hangs, 0);
+    explore_result_free(&r);
+    test_free(t);
+    const char *one = "test ge1\nmemory { n: i32 }\n"
+                      "thread A @gpu0.wg0 { atom.add.release.agent n, 1 }\n"
+                      "thread C @gpu0.wg2 { await ld.acquire.agent n > 1 }\n"
+                      "exists (n == 1)\n";
+    r = explore_text(one, &model_src11, 1, &t);
+    CU_ASSERT_EQUAL(r.mr[0].hangs, r.mr[0].consistent);
+    CU_ASSERT_TRUE(r.mr[0].hangs > 0);
+    explore_result_free(&r);
+    test_free(t);
+    const char *wrap = "test i8\nmemory { c: i8 = 127 }\n"
+                       "thread A @gpu0.wg0 { r = atom.add.relaxed.agent c, 1 }\n"
+                       "forall (c == -128 && A:r == 127)\n";
+    r = explore_text(wrap, &model_src11, 1, &t);
+    CU_ASSERT_EQUAL(result_verdict(t, &r.mr[0]), V_HOLDS);
+    explore_result_free(&r);
+    test_free(t);
+}
+
 void add_pathfilter_tests(void)
 {
     CU_pSuite s = CU_add_suite("pathfilter", NULL, NULL);
@@ -194,4 +228,5 @@ void add_pathfilter_tests(void)
     CU_add_test(s, "a hang behind a barrier is kept", test_hang_behind_barrier_kept);
     CU_add_test(s, "read-read coherence in the search", test_read_read_coherence_pruned);
     CU_add_test(s, "race reports under -j", test_races_same_under_jobs);
+    CU_add_test(s, "await >= and i8 values", test_await_at_least);
 }
