@@ -141,12 +141,24 @@ static int node(sx *x, symnode n)
 
 static int mk_const(sx *x, int64_t v) { return node(x, (symnode){.kind = S_CONST, .value = v}); }
 
+static int mk_address(sx *x, int64_t v, int32_t origin)
+{
+    return node(x, (symnode){.kind = S_CONST, .value = v, .origin = origin});
+}
+
 static int mk_bin(sx *x, binop_t op, int a, int b)
 {
     const symnode *A = &x->out->pool[a], *B = &x->out->pool[b];
+    /* Pointer arithmetic keeps the object the pointer came from. */
+    int32_t origin = 0;
+    if (op == BIN_ADD && (A->origin == 0) != (B->origin == 0))
+        origin = A->origin ? A->origin : B->origin;
+    else if (op == BIN_SUB && B->origin == 0)
+        origin = A->origin;
     if (A->kind == S_CONST && B->kind == S_CONST)
-        return mk_const(x, apply_binop(op, A->value, B->value));
-    return node(x, (symnode){.kind = S_BIN, .op = (uint8_t)op, .a = a, .b = b, .deps = A->deps | B->deps});
+        return mk_address(x, apply_binop(op, A->value, B->value), origin);
+    return node(x, (symnode){.kind = S_BIN, .op = (uint8_t)op, .a = a, .b = b, .deps = A->deps | B->deps,
+                             .origin = origin});
 }
 
 static int mk_un(sx *x, exprkind_t k, int a)
@@ -182,8 +194,9 @@ static void set_expr_error(pstate *s, char *msg)
 
 static int eval_expr(sx *x, pstate *s, const expr *e);
 
-/* A pointer or rank must be known when the thread runs. */
-static bool known(sx *x, pstate *s, const expr *e, const char *what, int64_t *out)
+/* A pointer or rank must be known when the thread runs; *origin (if given)
+ * is the heap variable a pointer came from (symnode.origin). */
+static bool known_origin(sx *x, pstate *s, const expr *e, const char *what, int64_t *out, int32_t *origin)
 {
     int k = eval_expr(x, s, e);
     if (x->out->pool[k].kind != S_CONST) {
@@ -191,7 +204,14 @@ static bool known(sx *x, pstate *s, const expr *e, const char *what, int64_t *ou
         return false;
     }
     *out = x->out->pool[k].value;
+    if (origin)
+        *origin = x->out->pool[k].origin;
     return true;
+}
+
+static bool known(sx *x, pstate *s, const expr *e, const char *what, int64_t *out)
+{
+    return known_origin(x, s, e, what, out, NULL);
 }
 
 static int eval_expr(sx *x, pstate *s, const expr *e)
@@ -209,11 +229,13 @@ static int eval_expr(sx *x, pstate *s, const expr *e)
         if (e->a && !known(x, s, e->a, "the index of an address", &idx))
             return mk_const(x, 0);
         const symvar *V = &h->vars[e->symvar];
-        return mk_const(x, HEAP_BASE(rank) + h->offset[rank][e->symvar] + idx * (int64_t)vtype_size(V->type));
+        return mk_address(x, HEAP_BASE(rank) + h->offset[rank][e->symvar] + idx * (int64_t)vtype_size(V->type),
+                          e->symvar + 1);
     }
     case EX_TRANSLATE: {
         int64_t ptr, from, to;
-        if (!known(x, s, e->a, "the pointer given to translate", &ptr) || !known(x, s, e->b, "translate's rank", &from) ||
+        int32_t origin;
+        if (!known_origin(x, s, e->a, "the pointer given to translate", &ptr, &origin) || !known(x, s, e->b, "translate's rank", &from) ||
             !known(x, s, e->c, "translate's rank", &to))
             return mk_const(x, 0);
         if (from < 0 || from >= h->ranks || to < 0 || to >= h->ranks) {
@@ -227,7 +249,7 @@ static int eval_expr(sx *x, pstate *s, const expr *e)
                                   (unsigned long long)(HEAP_BASE(from) + h->size)));
             return mk_const(x, 0);
         }
-        return mk_const(x, HEAP_BASE(to) + (ptr - HEAP_BASE(from)));
+        return mk_address(x, HEAP_BASE(to) + (ptr - HEAP_BASE(from)), origin);
     }
     case EX_REG: return s->regs[e->reg];
     case EX_BIN: {
@@ -464,11 +486,23 @@ static int resolve_cell(sx *x, pstate *s, const inst *in, uint64_t *addr)
     if (in->mem.ptr) {
         int64_t a, e;
         int v, r;
-        if (!known(x, s, in->mem.ptr, "a pointer", &a)) {
+        int32_t origin;
+        if (!known_origin(x, s, in->mem.ptr, "a pointer", &a, &origin)) {
             finish_path(x, s, false, in, NULL);
             return -1;
         }
-        return deref(x, s, in, a, &v, &r, &e);
+        int cell = deref(x, s, in, a, &v, &r, &e);
+        if (cell >= 0 && origin > 0 && v != origin - 1 && !s->warn) {
+            char mine[256], theirs[256];
+            int g = x->th->gpu;
+            allocation_order(h, g < h->ranks ? g : 0, mine, sizeof mine);
+            allocation_order(h, r, theirs, sizeof theirs);
+            s->warn = fmt("bad heap translation: a pointer taken from &%s lands in %s[%lld] of gpu%d (gpu%d allocates "
+                          "%s; gpu%d allocates %s)",
+                          h->vars[origin - 1].name, h->vars[v].name, (long long)e, r, g, mine, r, theirs);
+            s->warn_at = in;
+        }
+        return cell;
     }
     const location *L;
     int g = x->th->gpu;

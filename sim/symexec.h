@@ -17,6 +17,8 @@ typedef struct {
     uint8_t kind;
     uint8_t op;          /* binop_t for S_BIN, exprkind_t for S_UN */
     int32_t a, b;        /* operand nodes; read index for S_READ */
+    int32_t origin;      /* an address: 1 + the heap variable it was taken from (&v, then
+                            translate and +/- offsets keep it); 0: none */
     int64_t value;       /* S_CONST; the rmwop_t for S_RMW (a: old value, b: operand) */
     uint64_t deps;       /* reads of this thread the value depends on */
 } symnode;

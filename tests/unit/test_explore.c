@@ -166,6 +166,29 @@ static void test_kernels(void)
     test_free(t);
 }
 
+/* An explicit pointer translated to a rank that allocates the heap in
+ * another order lands in another variable: reported, naming both. */
+static void test_pointer_provenance(void)
+{
+    const char *text = "test prov\nheap { ranks 2; size 64; fine\n x: i32\n y: i32;\n order gpu1: y, x }\n"
+                       "thread P @gpu0.wg0 { p = translate(&x, 0, 1); st [p + 0], 1 }\n"
+                       "exists (x@1 == 1)\n";
+    test *t;
+    explore_result r = run(text, &model_src11, &t);
+    CU_ASSERT_EQUAL(result_verdict(t, &r.mr[0]), V_ERROR);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.mr[0].error_msg, "a pointer taken from &x lands in y[0] of gpu1"));
+    explore_result_free(&r);
+    test_free(t);
+    /* The same program with the same order on both ranks is fine. */
+    const char *same = "test prov2\nheap { ranks 2; size 64; fine\n x: i32\n y: i32 }\n"
+                       "thread P @gpu0.wg0 { p = translate(&x, 0, 1); st [p + 0], 1 }\n"
+                       "forall (x@1 == 1)\n";
+    r = run(same, &model_src11, &t);
+    CU_ASSERT_EQUAL(result_verdict(t, &r.mr[0]), V_HOLDS);
+    explore_result_free(&r);
+    test_free(t);
+}
+
 void add_explore_tests(void)
 {
     CU_pSuite s = CU_add_suite("explorer", NULL, NULL);
@@ -177,4 +200,5 @@ void add_explore_tests(void)
     CU_add_test(s, "barriers", test_barrier);
     CU_add_test(s, "register indices", test_index);
     CU_add_test(s, "kernel boundaries", test_kernels);
+    CU_add_test(s, "pointer provenance", test_pointer_provenance);
 }
