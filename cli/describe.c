@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../sim/condprint.h"
 #include "report.h"
 
 void show_item_name(const test *t, const show_item *s, char *buf, int size)
@@ -12,59 +13,25 @@ void show_item_name(const test *t, const show_item *s, char *buf, int size)
         snprintf(buf, (size_t)size, "%s:%s", t->threads[s->thread].name, t->threads[s->thread].regs[s->reg]);
 }
 
-static int append(char *buf, int size, int at, const char *fmt, const char *a, const char *b)
+static void operand_string(void *ctx, const operand *o, char *buf, size_t size)
 {
-    if (at >= size)
-        return at;
-    int n = snprintf(buf + at, (size_t)(size - at), fmt, a, b);
-    return n < 0 ? at : at + n;
-}
-
-static void operand_string(const test *t, const operand *o, char *buf, int size)
-{
+    const test *t = ctx;
     switch (o->kind) {
-    case OPND_CONST: snprintf(buf, (size_t)size, "%lld", (long long)o->value); break;
-    case OPND_REG: snprintf(buf, (size_t)size, "%s:%s", t->threads[o->thread].name, t->threads[o->thread].regs[o->reg]); break;
-    default: cell_name(t, o->cell, buf, size); break;
-    }
-}
-
-static int cond_rec(const test *t, const cond *c, char *buf, int size, int at, int parent)
-{
-    char l[96], r[96];
-    switch (c->kind) {
-    case C_TRUE: return append(buf, size, at, "%s%s", "true", "");
-    case C_FALSE: return append(buf, size, at, "%s%s", "false", "");
-    case C_NOT:
-        at = append(buf, size, at, "%s%s", "!(", "");
-        at = cond_rec(t, c->a, buf, size, at, 0);
-        return append(buf, size, at, "%s%s", ")", "");
-    case C_CMP:
-        operand_string(t, &c->l, l, sizeof l);
-        operand_string(t, &c->r, r, sizeof r);
-        at = append(buf, size, at, "%s%s", l, c->ne ? " != " : " == ");
-        return append(buf, size, at, "%s%s", r, "");
-    default: {
-        int me = c->kind == C_AND ? 2 : 1;
-        if (me < parent)
-            at = append(buf, size, at, "%s%s", "(", "");
-        at = cond_rec(t, c->a, buf, size, at, me);
-        at = append(buf, size, at, "%s%s", c->kind == C_AND ? " && " : " || ", "");
-        at = cond_rec(t, c->b, buf, size, at, me);
-        if (me < parent)
-            at = append(buf, size, at, "%s%s", ")", "");
-        return at;
-    }
+    case OPND_CONST: snprintf(buf, size, "%lld", (long long)o->value); break;
+    case OPND_REG: snprintf(buf, size, "%s:%s", t->threads[o->thread].name, t->threads[o->thread].regs[o->reg]); break;
+    default: cell_name(t, o->cell, buf, (int)size); break;
     }
 }
 
 void cond_to_string(const test *t, const cond *c, char *buf, int size)
 {
     buf[0] = 0;
-    if (c)
-        cond_rec(t, c, buf, size, 0, 0);
-    else
+    if (!c) {
         snprintf(buf, (size_t)size, "true");
+        return;
+    }
+    cond_style st = {" && ", " || ", "!(", operand_string, (void *)t};
+    cond_print(c, &st, buf, (size_t)size);
 }
 
 void event_describe(const test *t, const event *e, char *buf, int size)

@@ -39,6 +39,17 @@ static int cu_fail(hw_gpu *g, CUresult r, const char *what)
             return cu_fail(g, r_, what);                                                                               \
     } while (0)
 
+static int cur(hw_gpu *g, int dev);
+
+/* The body of most backend calls: make dev current, make one driver call. */
+#define ON_DEVICE(call, what)                                                                                          \
+    do {                                                                                                               \
+        if (cur(g, dev))                                                                                               \
+            return -1;                                                                                                 \
+        CK(call, what);                                                                                                \
+        return 0;                                                                                                      \
+    } while (0)
+
 static int cur(hw_gpu *g, int dev)
 {
     cuda_impl *c = IMPL(g);
@@ -117,10 +128,7 @@ static int c_compile(hw_gpu *g, const char *arch, const char *src, const char *f
 static int c_load(hw_gpu *g, int dev, const void *image, size_t size, void **module)
 {
     (void)size;
-    if (cur(g, dev))
-        return -1;
-    CK(IMPL(g)->cu.cuModuleLoadData((CUmodule *)module, image), "cuModuleLoadData");
-    return 0;
+    ON_DEVICE(IMPL(g)->cu.cuModuleLoadData((CUmodule *)module, image), "cuModuleLoadData");
 }
 
 static int c_function(hw_gpu *g, void *module, const char *name, void **fn)
@@ -177,26 +185,17 @@ static void c_release(hw_gpu *g, int dev, unsigned long long ptr, memkind_t kind
 
 static int c_memset(hw_gpu *g, int dev, unsigned long long ptr, size_t bytes, void *stream)
 {
-    if (cur(g, dev))
-        return -1;
-    CK(IMPL(g)->cu.cuMemsetD8Async(ptr, 0, bytes, (CUstream)stream), "cuMemsetD8Async");
-    return 0;
+    ON_DEVICE(IMPL(g)->cu.cuMemsetD8Async(ptr, 0, bytes, (CUstream)stream), "cuMemsetD8Async");
 }
 
 static int c_to_host(hw_gpu *g, int dev, void *dst, unsigned long long src, size_t bytes)
 {
-    if (cur(g, dev))
-        return -1;
-    CK(IMPL(g)->cu.cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
-    return 0;
+    ON_DEVICE(IMPL(g)->cu.cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
 }
 
 static int c_stream(hw_gpu *g, int dev, void **s)
 {
-    if (cur(g, dev))
-        return -1;
-    CK(IMPL(g)->cu.cuStreamCreate((CUstream *)s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
-    return 0;
+    ON_DEVICE(IMPL(g)->cu.cuStreamCreate((CUstream *)s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
 }
 
 static void c_stream_free(hw_gpu *g, int dev, void *s)
@@ -207,10 +206,7 @@ static void c_stream_free(hw_gpu *g, int dev, void *s)
 
 static int c_event(hw_gpu *g, int dev, void **e)
 {
-    if (cur(g, dev))
-        return -1;
-    CK(IMPL(g)->cu.cuEventCreate((CUevent *)e, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
-    return 0;
+    ON_DEVICE(IMPL(g)->cu.cuEventCreate((CUevent *)e, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
 }
 
 static void c_event_free(hw_gpu *g, int dev, void *e)
@@ -221,18 +217,12 @@ static void c_event_free(hw_gpu *g, int dev, void *e)
 
 static int c_record(hw_gpu *g, int dev, void *e, void *s)
 {
-    if (cur(g, dev))
-        return -1;
-    CK(IMPL(g)->cu.cuEventRecord((CUevent)e, (CUstream)s), "cuEventRecord");
-    return 0;
+    ON_DEVICE(IMPL(g)->cu.cuEventRecord((CUevent)e, (CUstream)s), "cuEventRecord");
 }
 
 static int c_wait(hw_gpu *g, int dev, void *s, void *e)
 {
-    if (cur(g, dev))
-        return -1;
-    CK(IMPL(g)->cu.cuStreamWaitEvent((CUstream)s, (CUevent)e, 0), "cuStreamWaitEvent");
-    return 0;
+    ON_DEVICE(IMPL(g)->cu.cuStreamWaitEvent((CUstream)s, (CUevent)e, 0), "cuStreamWaitEvent");
 }
 
 static int c_launch(hw_gpu *g, int dev, void *fn, unsigned grid, unsigned block, void *stream, unsigned long long *params,

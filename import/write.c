@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sim/condprint.h"
 #include "import.h"
 
 typedef struct {
@@ -251,50 +252,20 @@ static void block_uses(const block *b, bool *def, bool *need)
     }
 }
 
-static void lit_cond(wr *w, const cond *c, char *buf, size_t n, int parent)
+static void lit_operand(void *ctx, const operand *o, char *buf, size_t n)
 {
+    const wr *w = ctx;
     const test *t = w->t;
-    size_t at = strlen(buf);
-    switch (c->kind) {
-    case C_TRUE: snprintf(buf + at, n - at, "true"); return;
-    case C_FALSE: snprintf(buf + at, n - at, "false"); return;
-    case C_NOT:
-        snprintf(buf + at, n - at, "!(");
-        lit_cond(w, c->a, buf, n, 0);
-        strcat(buf, ")");
-        return;
-    case C_CMP: {
-        const operand *o[2] = {&c->l, &c->r};
-        for (int k = 0; k < 2; k++) {
-            at = strlen(buf);
-            if (o[k]->kind == OPND_CONST)
-                snprintf(buf + at, n - at, "%lld", (long long)o[k]->value);
-            else if (o[k]->kind == OPND_REG)
-                snprintf(buf + at, n - at, "%s:%s", t->threads[o[k]->thread].name,
-                         t->threads[o[k]->thread].regs[o[k]->reg]);
-            else {
-                int l = cell_loc(t, o[k]->cell);
-                if (t->locs[l].len > 1)
-                    snprintf(buf + at, n - at, "%s[%d]", w->lname[l], o[k]->cell - t->locs[l].first_cell);
-                else
-                    snprintf(buf + at, n - at, "%s", w->lname[l]);
-            }
-            if (k == 0)
-                strcat(buf, c->ne ? " != " : " == ");
-        }
-        return;
-    }
-    default: {
-        int me = c->kind == C_AND ? 2 : 1;
-        if (me < parent)
-            strcat(buf, "(");
-        lit_cond(w, c->a, buf, n, me);
-        strcat(buf, c->kind == C_AND ? " && " : " || ");
-        lit_cond(w, c->b, buf, n, me);
-        if (me < parent)
-            strcat(buf, ")");
-        return;
-    }
+    if (o->kind == OPND_CONST) {
+        snprintf(buf, n, "%lld", (long long)o->value);
+    } else if (o->kind == OPND_REG) {
+        snprintf(buf, n, "%s:%s", t->threads[o->thread].name, t->threads[o->thread].regs[o->reg]);
+    } else {
+        int l = cell_loc(t, o->cell);
+        if (t->locs[l].len > 1)
+            snprintf(buf, n, "%s[%d]", w->lname[l], o->cell - t->locs[l].first_cell);
+        else
+            snprintf(buf, n, "%s", w->lname[l]);
     }
 }
 
@@ -389,7 +360,8 @@ static int write_lit_body(wr *w)
     }
     if (!w->failed && t->cond) {
         char buf[8192] = "";
-        lit_cond(w, t->cond, buf, sizeof buf, 0);
+        cond_style st = {" && ", " || ", "!(", lit_operand, w};
+        cond_print(t->cond, &st, buf, sizeof buf);
         fprintf(out, "%s (%s)\n", quant_word(t->quant), buf);
     }
     for (int i = 0; i < t->nexpects && !w->failed; i++) {
@@ -661,47 +633,19 @@ static void ptx_block(ptxw *p, const block *b)
         ptx_inst(p, &b->v[i]);
 }
 
-static void ptx_cond(wr *w, const cond *c, char *buf, size_t n, int parent)
+static void ptx_operand(void *ctx, const operand *o, char *buf, size_t n)
 {
+    wr *w = ctx;
     const test *t = w->t;
-    switch (c->kind) {
-    case C_TRUE: strcat(buf, "true"); return;
-    case C_FALSE: strcat(buf, "false"); return;
-    case C_NOT:
-        strcat(buf, "~(");
-        ptx_cond(w, c->a, buf, n, 0);
-        strcat(buf, ")");
-        return;
-    case C_CMP: {
-        const operand *o[2] = {&c->l, &c->r};
-        for (int k = 0; k < 2; k++) {
-            size_t at = strlen(buf);
-            if (o[k]->kind == OPND_CONST) {
-                snprintf(buf + at, n - at, "%lld", (long long)o[k]->value);
-            } else if (o[k]->kind == OPND_REG) {
-                snprintf(buf + at, n - at, "P%d:r%d", o[k]->thread, reg_number(&t->threads[o[k]->thread], o[k]->reg));
-            } else {
-                int l = cell_loc(t, o[k]->cell);
-                if (t->locs[l].len > 1)
-                    fail(w, "%s: arrays have no PTX litmus form", t->file);
-                snprintf(buf + at, n - at, "%s", t->locs[l].name);
-            }
-            if (k == 0)
-                strcat(buf, c->ne ? " != " : " == ");
-        }
-        return;
-    }
-    default: {
-        int me = c->kind == C_AND ? 2 : 1;
-        if (me < parent)
-            strcat(buf, "(");
-        ptx_cond(w, c->a, buf, n, me);
-        strcat(buf, c->kind == C_AND ? " /\\ " : " \\/ ");
-        ptx_cond(w, c->b, buf, n, me);
-        if (me < parent)
-            strcat(buf, ")");
-        return;
-    }
+    if (o->kind == OPND_CONST) {
+        snprintf(buf, n, "%lld", (long long)o->value);
+    } else if (o->kind == OPND_REG) {
+        snprintf(buf, n, "P%d:r%d", o->thread, reg_number(&t->threads[o->thread], o->reg));
+    } else {
+        int l = cell_loc(t, o->cell);
+        if (t->locs[l].len > 1)
+            fail(w, "%s: arrays have no PTX litmus form", t->file);
+        snprintf(buf, n, "%s", t->locs[l].name);
     }
 }
 
@@ -776,7 +720,8 @@ int write_ptx_litmus(FILE *out, const test *t, char *err, size_t errsz)
         }
         if (t->cond) {
             char buf[8192] = "";
-            ptx_cond(w, t->cond, buf, sizeof buf, 0);
+            cond_style st = {" /\\ ", " \\/ ", "~(", ptx_operand, w};
+            cond_print(t->cond, &st, buf, sizeof buf);
             fprintf(out, "%s\n(%s)\n", quant_word(t->quant), buf);
         }
         rc = w->failed ? -1 : 0;

@@ -4,7 +4,8 @@
  * through symexec and the models too. */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
+
+#include "../../tests/fuzz/fuzz_input.h"
 
 #include "../import.h"
 
@@ -12,20 +13,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size > 1 << 16)
+    char *text = fuzz_text(data, size);
+    if (!text)
         return 0;
-    char *text = malloc(size + 1);
-    memcpy(text, data, size);
-    text[size] = 0;
     diag d = {0};
     test *t = litmus_parse("fuzz.litmus", text, &d, NULL);
     if (!t && !d.msg)
         abort(); /* a failure must say why */
     if (t) {
-        int events = 0;
-        for (int i = 0; i < t->nthreads; i++)
-            events += t->threads[i].code.n;
-        if (t->nthreads <= 3 && events <= 6) {
+        if (fuzz_small_enough(t)) {
             explore_opts o = {.models = {&model_src11, &model_ptx, &model_sc, &model_vulkan}, .nmodels = 4};
             explore_result r;
             explore(t, &o, &r);
