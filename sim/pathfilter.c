@@ -287,11 +287,7 @@ int pathfilter(const test *t, thread_paths *tp)
                         T->v[out++] = T->v[i];
                         continue;
                     }
-                    free(T->v[i].ev);
-                    free(T->v[i].cons);
-                    free(T->v[i].regs);
-                    free(T->v[i].error);
-                    free(T->v[i].warn);
+                    tpath_free(&T->v[i]);
                 }
                 now += T->n - out;
                 T->n = out;

@@ -888,15 +888,19 @@ int symexec_thread(const test *t, int tid, thread_paths *out, char *err, size_t 
     return x.failed ? -1 : 0;
 }
 
+void tpath_free(tpath *p)
+{
+    free(p->ev);
+    free(p->cons);
+    free(p->regs);
+    free(p->error);
+    free(p->warn);
+}
+
 void thread_paths_free(thread_paths *tp)
 {
-    for (int i = 0; i < tp->n; i++) {
-        free(tp->v[i].ev);
-        free(tp->v[i].cons);
-        free(tp->v[i].regs);
-        free(tp->v[i].error);
-        free(tp->v[i].warn);
-    }
+    for (int i = 0; i < tp->n; i++)
+        tpath_free(&tp->v[i]);
     free(tp->v);
     free(tp->pool);
     memset(tp, 0, sizeof *tp);

@@ -70,6 +70,7 @@ enum { MAX_PATHS_PER_THREAD = 1 << 14, MAX_READS_PER_THREAD = 64 };
 /* Returns 0, or -1 with a message naming the thread and line in err. */
 int symexec_thread(const test *t, int tid, thread_paths *out, char *err, size_t errsz);
 void thread_paths_free(thread_paths *tp);
+void tpath_free(tpath *p);
 
 /* Evaluates node k given the values of the thread's reads (memo may be NULL). */
 int64_t sym_eval(const thread_paths *tp, int k, const int64_t *reads);
