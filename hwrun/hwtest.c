@@ -103,7 +103,9 @@ bool host_atomics_caveat(const hw_plan *p, const hw_gpu *g, const int *devmap, c
     const test *t = p->t;
     if (why && whysz)
         why[0] = 0;
-    if (!t || !p->uses_host || t->nlocs <= 0)
+    /* A test that declares the platform (target ... no_host_atomics) is
+     * judged by models that already act so. */
+    if (!t || !p->uses_host || t->nlocs <= 0 || t->no_host_atomics)
         return false;
     unsigned char *acc = calloc((size_t)t->nlocs, 1);
     bool found = false;

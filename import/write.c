@@ -298,7 +298,10 @@ static int write_lit_body(wr *w)
                 return -1;
             }
     fprintf(out, "# Converted by memsim from %s\n", t->file);
-    fprintf(out, "test %s\n\nmemory {\n", t->name);
+    fprintf(out, "test %s\n\n", t->name);
+    if (t->target)
+        fprintf(out, "target %s%s\n\n", t->target, t->no_host_atomics ? " no_host_atomics" : "");
+    fprintf(out, "memory {\n");
     for (int l = 0; l < t->nlocs; l++) {
         const location *L = &t->locs[l];
         fprintf(out, "  %s: %s", w->lname[l], vtype_name(L->type));

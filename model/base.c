@@ -18,7 +18,10 @@ scope_t event_scope(const test *t, const event *e)
     scope_t s = e->ord == ORD_PLAIN && e->kind != EV_F ? SCOPE_NONE : e->scope;
     if (e->cell >= 0) {
         const location *L = &t->locs[cell_loc(t, e->cell)];
-        if (L->gran == GRAN_COARSE && s > SCOPE_AGENT)
+        /* Coarse memory, and host memory on a platform without native host
+         * atomics (models.md 3.4: load-op-store, device scope), act at agent. */
+        bool agent_only = L->gran == GRAN_COARSE || (t->no_host_atomics && L->home == HOME_HOST);
+        if (agent_only && s > SCOPE_AGENT)
             s = SCOPE_AGENT;
     }
     return s;

@@ -234,6 +234,7 @@ typedef struct {
     int nssw;
     symheap heap;
     char *target;        /* target profile (mi200, mi300, h100...), or NULL */
+    bool no_host_atomics; /* target ... no_host_atomics: GPU atomics on @host memory act at agent scope */
     int *cell_owner;     /* per cell: its location (test_index_cells), or NULL */
 } test;
 

@@ -957,6 +957,10 @@ test *lit_parse_opts(const char *file, const char *text, diag *d, const lit_opti
             }
             p->t->target = tok_str(&p->tok);
             advance(p);
+            if (p->tok.kind == T_IDENT && tok_is(&p->tok, "no_host_atomics")) {
+                p->t->no_host_atomics = true;
+                advance(p);
+            }
         } else if (tok_is(&tk, "thread")) {
             parse_thread(p);
         } else if (tok_is(&tk, "exists")) {

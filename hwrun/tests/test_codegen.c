@@ -164,6 +164,7 @@ static void test_host_atomics_caveat(void)
     caveat_case("alloc_hipmallocmanaged_atomicity.lit", -1, false); /* unknown: judged, as before */
     caveat_case("alloc_hiphostmalloc_mp_diff_gpu.lit", 0, false);   /* no RMW: judged */
     caveat_case("atom_add_sys_diff_gpu.lit", 0, false);             /* device memory over NVLink: judged */
+    caveat_case("host_atomics_no_native_diff_gpu.lit", 0, false);   /* the test declares the platform: judged */
 }
 
 void add_codegen_tests(void)

@@ -212,6 +212,12 @@ static void test_i8_and_await_ops(void)
     CU_ASSERT_EQUAL(b->v[4].await_op, BIN_LE);
     CU_ASSERT_EQUAL(b->v[5].await_op, BIN_GT);
     CU_ASSERT_EQUAL(normalize_value(TY_I8, 200), -56);
+    CU_ASSERT_FALSE(t->no_host_atomics);
+    test_free(t);
+    t = parse("test h\ntarget h200 no_host_atomics\nmemory { x: i32 @host }\nthread P @gpu0.wg0 { atom.add.relaxed.sys x, 1 }\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_TRUE(t->no_host_atomics);
+    CU_ASSERT_STRING_EQUAL(t->target, "h200");
     CU_ASSERT_EQUAL(normalize_value(TY_I8, -129), 127);
     test_free(t);
 }
