@@ -169,8 +169,9 @@ bool satisfies(const thread_paths *tp, const tpath *p, int ri, int64_t v)
 
 /* What a read at event k of path p of thread th may read, summarized. */
 typedef struct {
-    bool any;            /* some satisfying source */
     bool init;           /* the initial value satisfies */
+    bool other;          /* some non-initial source may satisfy */
+    bool own_write;      /* the thread wrote the cell before the read */
     bool strong_only;    /* every satisfying non-initial source is strong with both reads given */
     bool all_fail;       /* every possible write is known and fails the constraints */
 } sources;
@@ -181,21 +182,20 @@ static sources read_sources(const env *E, int th, const tpath *p, int k, const e
     const thread_paths *tp = &E->tp[th];
     const pevent *r = &p->ev[k];
     int c = r->cell;
-    sources s = {false, false, true, true};
+    sources s = {.strong_only = true, .all_fail = true};
     const location *L = &t->locs[cell_loc(t, c)];
     int64_t init = L->init[c - L->first_cell];
-    if (satisfies(tp, p, r->read, init)) {
-        s.any = s.init = true;
-    }
+    s.init = satisfies(tp, p, r->read, init);
     /* The thread's own po-earlier writes. */
     for (int j = 0; j < k; j++) {
         const pevent *w = &p->ev[j];
         if (w->kind != EV_W || w->cell != c)
             continue;
+        s.own_write = true;
         int64_t v;
         bool known = static_value(t, tp, w, &v);
         if (!known || satisfies(tp, p, r->read, v))
-            s.any = true, s.all_fail = false;
+            s.other = true, s.all_fail = false;
     }
     for (int i = E->first[c]; i < E->first[c + 1]; i++) {
         const site *w = &E->sites[i];
@@ -203,7 +203,7 @@ static sources read_sources(const env *E, int th, const tpath *p, int k, const e
             continue;
         if (w->known && !satisfies(tp, p, r->read, w->value))
             continue;
-        s.any = true;
+        s.other = true;
         s.all_fail = false;
         if (ra && !(w->ev.ord != ORD_PLAIN && ra->ord != ORD_PLAIN && rb->ord != ORD_PLAIN &&
                     scopes_include(t, &w->ev, ra) && scopes_include(t, &w->ev, rb)))
@@ -228,26 +228,13 @@ static bool path_feasible(const env *E, int th, const tpath *p)
         if (r->kind != EV_R)
             continue;
         sources s = read_sources(E, th, p, k, NULL, NULL);
-        if (!s.any)
+        if (!s.init && !s.other)
             return false;                                        /* (a) */
         if (r->await_hang && s.all_fail && someone_must_write(E, th, r->cell))
             return false;                                        /* (c) */
-        /* (b): r is r2; look for an r1 before it. */
-        sources s2 = s;
-        bool own_write_before = false;
-        for (int j = 0; j < k; j++)
-            own_write_before = own_write_before || (p->ev[j].kind == EV_W && p->ev[j].cell == r->cell);
-        if (own_write_before || s2.any != s2.init)
-            continue;
-        /* r can only read the initial value: did it satisfy... and some
-         * non-initial write really exists to be before? */
-        bool only_init = true;
-        for (int i = E->first[r->cell]; i < E->first[r->cell + 1] && only_init; i++) {
-            const site *w = &E->sites[i];
-            if (w->thread != th && (!w->known || satisfies(&E->tp[th], p, r->read, w->value)))
-                only_init = false;
-        }
-        if (!only_init)
+        /* (b): r is r2, which can only read the initial value; look for an
+         * r1 before it that cannot. */
+        if (s.own_write || !s.init || s.other)
             continue;
         event e2 = event_of(t, th, r);
         for (int j = 0; j < k; j++) {
@@ -256,7 +243,7 @@ static bool path_feasible(const env *E, int th, const tpath *p)
                 continue;
             event e1 = event_of(t, th, r1);
             sources s1 = read_sources(E, th, p, j, &e1, &e2);
-            if (s1.any && !s1.init && s1.strong_only)
+            if (s1.other && !s1.init && s1.strong_only)
                 return false;                                    /* (b) */
         }
     }
