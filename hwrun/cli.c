@@ -246,12 +246,7 @@ static double parse_num(const char *s)
 int hwrun_main(int argc, char **argv)
 {
     hw_opts o;
-    memset(&o, 0, sizeof o);
-    o.models[0] = &model_ptx;
-    o.models[1] = &model_src11;
-    o.models[2] = &model_sc;
-    o.nmodels = 3;
-    env_default(&o.env);
+    hw_opts_default(&o);
     o.seed = 1;
     o.instances = 10000000;
     o.seconds = 10;

@@ -147,6 +147,16 @@ bool host_atomics_caveat(const hw_plan *p, const hw_gpu *g, const int *devmap, c
     return found;
 }
 
+void hw_opts_default(hw_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->models[0] = &model_ptx;
+    o->models[1] = &model_src11;
+    o->models[2] = &model_sc;
+    o->nmodels = 3;
+    env_default(&o->env);
+}
+
 int hwtest_run(hw_testresult *r, hw_gpu *g, const hw_opts *o, double seconds, uint64_t instances)
 {
     if (r->p.ngpus > g->ndev) {

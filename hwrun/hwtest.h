@@ -75,6 +75,10 @@ typedef struct {
     int ndefines;
 } hw_opts;
 
+/* Zeroed options that judge by ptx, src11 and sc, with the default
+ * environment: what hwrun starts from before its command line. */
+void hw_opts_default(hw_opts *o);
+
 /* Loads, explores, plans and generates (no GPU needed).  Returns 0, or -1
  * with r->status and r->why set. */
 int hwtest_prepare(hw_testresult *r, const char *file, backend_t bk, const hw_opts *o);

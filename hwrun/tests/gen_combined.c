@@ -24,11 +24,7 @@ int main(int argc, char **argv)
         return 2;
     }
     hw_opts o;
-    memset(&o, 0, sizeof o);
-    o.models[0] = &model_ptx;
-    o.models[1] = &model_src11;
-    o.models[2] = &model_sc;
-    o.nmodels = 3;
+    hw_opts_default(&o);
     sbuf h = {0};
     codegen_header(&h, bk);
     fputs(h.s, out);

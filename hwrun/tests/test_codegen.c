@@ -16,11 +16,7 @@
 static hw_opts opts(void)
 {
     hw_opts o;
-    memset(&o, 0, sizeof o);
-    o.models[0] = &model_ptx;
-    o.models[1] = &model_src11;
-    o.models[2] = &model_sc;
-    o.nmodels = 3;
+    hw_opts_default(&o);
     return o;
 }
 

@@ -85,11 +85,7 @@ int main(void)
     }
     printf("%s\n", g.compiler);
     hw_opts o;
-    memset(&o, 0, sizeof o);
-    o.models[0] = &model_ptx;
-    o.models[1] = &model_src11;
-    o.models[2] = &model_sc;
-    o.nmodels = 3;
+    hw_opts_default(&o);
     char **files = library_files(LITMUS_DIR);
     int n = 0, compiled = 0, refused = 0, failed = 0, checked = 0;
     for (int i = 0; files[i]; i++, n++) {

@@ -32,12 +32,7 @@ static uint64_t sum(const hw_result *r)
 static void run(hw_gpu *g, const char *file, void (*check)(const hw_testresult *))
 {
     hw_opts o;
-    memset(&o, 0, sizeof o);
-    o.models[0] = &model_ptx;
-    o.models[1] = &model_src11;
-    o.models[2] = &model_sc;
-    o.nmodels = 3;
-    env_default(&o.env);
+    hw_opts_default(&o);
     o.env.block = 64;
     o.env.timeout = 200000000; /* ns in the simulator: host threads start slowly */
     o.env.bar_budget = 100000;
