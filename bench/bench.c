@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "../sim/explore.h"
-#include "../sim/parse.h"
+#include "../lit/parse.h"
 
 static double now(void)
 {

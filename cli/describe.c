@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../sim/condprint.h"
+#include "../ir/condprint.h"
 #include "report.h"
 
 void show_item_name(const test *t, const show_item *s, char *buf, int size)

@@ -10,7 +10,7 @@
 
 #include "../hwrun/hwrun.h"
 #include "../import/import.h"
-#include "../sim/parse.h"
+#include "../lit/parse.h"
 #include "report.h"
 
 #define MEMSIM_VERSION "0.1.0"

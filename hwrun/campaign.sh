@@ -50,7 +50,7 @@ build_standalone() {
   local b=$work/build
   mkdir -p "$b"
   local srcs objs pids=() ok=1
-  srcs=$(ls hwrun/*.c sim/*.c model/*.c)
+  srcs=$(ls hwrun/*.c ir/*.c lit/*.c sim/*.c model/*.c)
   for f in $srcs; do
     o=$b/$(echo "$f" | tr / _).o
     timeout 120 gcc -std=gnu11 -O2 -g -I. -c "$f" -o "$o" 2>> "$b/errors.txt" &

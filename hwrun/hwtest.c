@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../sim/parse.h"
+#include "../lit/parse.h"
 #include "util.h"
 
 int hwtest_prepare(hw_testresult *r, const char *file, backend_t bk, const hw_opts *o)

@@ -16,7 +16,7 @@
 
 #include <stdbool.h>
 
-#include "../sim/ir.h"
+#include "../ir/ir.h"
 
 enum { PLAN_MAX_GPUS = 16 };
 

@@ -8,10 +8,10 @@
 
 #include <stdio.h>
 
-#include "../sim/diag.h"
+#include "../ir/diag.h"
 #include "../sim/explore.h"
-#include "../sim/ir.h"
-#include "../sim/parse.h"
+#include "../ir/ir.h"
+#include "../lit/parse.h"
 
 /* ---- the Dat3M/herd GPU litmus format (import/litmus.c) ---------------- */
 

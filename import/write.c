@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/condprint.h"
+#include "../ir/condprint.h"
 #include "import.h"
 
 typedef struct {

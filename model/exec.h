@@ -4,7 +4,7 @@
 #ifndef MEMSIM_EXEC_H
 #define MEMSIM_EXEC_H
 
-#include "../sim/ir.h"
+#include "../ir/ir.h"
 #include "rel.h"
 
 typedef enum { EV_IW = 0, EV_R, EV_W, EV_F, EV_BA, EV_BW } evkind_t;

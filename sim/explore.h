@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "../model/model.h"
-#include "ir.h"
+#include "../ir/ir.h"
 
 enum { MAX_MODELS = 8 };
 

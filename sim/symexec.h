@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "../model/exec.h"
-#include "ir.h"
+#include "../ir/ir.h"
 
 typedef enum { S_CONST = 0, S_READ, S_BIN, S_UN, S_RMW } symkind_t;
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sim/parse.h"
+#include "../../lit/parse.h"
 #include "unit.h"
 
 test *hw_parse(const char *text, explore_result *r)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sim/parse.h"
+#include "../../lit/parse.h"
 #include "../import.h"
 #include "unit.h"
 

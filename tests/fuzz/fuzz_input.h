@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sim/ir.h"
+#include "../../ir/ir.h"
 
 /* A NUL-terminated copy of the input (free it), or NULL when too large. */
 static inline char *fuzz_text(const uint8_t *data, size_t size)

@@ -7,7 +7,7 @@
 #include "fuzz_input.h"
 
 #include "../../sim/explore.h"
-#include "../../sim/parse.h"
+#include "../../lit/parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

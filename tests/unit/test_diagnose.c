@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "../../sim/diagnose.h"
-#include "../../sim/parse.h"
+#include "../../lit/parse.h"
 #include "unit.h"
 
 /* Runs text under src11 and says whether some diagnosis line holds want. */

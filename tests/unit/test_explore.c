@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "../../sim/explore.h"
-#include "../../sim/parse.h"
+#include "../../lit/parse.h"
 #include "unit.h"
 
 static explore_result run(const char *text, const model *m, test **out)

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "../../model/model.h"
-#include "../../sim/parse.h"
+#include "../../lit/parse.h"
 #include "unit.h"
 
 typedef struct {

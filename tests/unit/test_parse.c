@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sim/parse.h"
+#include "../../lit/parse.h"
 #include "unit.h"
 
 static const char *EXAMPLE =

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "../../sim/explore.h"
-#include "../../sim/parse.h"
+#include "../../lit/parse.h"
 #include "../../sim/pathfilter.h"
 #include "unit.h"
 

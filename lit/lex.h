@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "diag.h"
+#include "../ir/diag.h"
 
 typedef enum {
     T_EOF = 0, T_IDENT, T_INT, T_FLOAT,

@@ -1,8 +1,8 @@
 #ifndef MEMSIM_PARSE_H
 #define MEMSIM_PARSE_H
 
-#include "diag.h"
-#include "ir.h"
+#include "../ir/diag.h"
+#include "../ir/ir.h"
 
 /* Settings from the command line: -D NAME=VALUE overrides `const NAME`. */
 typedef struct {
