@@ -47,6 +47,8 @@ static void usage(FILE *f)
             "                     with the control's result beside it\n"
             "  --control-seconds S  time for each control (default 1)\n"
             "  --devices LIST     physical devices that play test GPUs 0,1,... (default 0,1,...)\n"
+            "  --fold-gpus        run all test GPUs (ranks) of a test on one device (the first of --devices):\n"
+            "                     each rank's kernels and heap become kernels and memory of that device\n"
             "  --select all|single|multi  run all tests, or those on one GPU, or those across GPUs\n"
             "  --json FILE        everything to reproduce and report: devices, driver, source, parameters,\n"
             "                     seeds, counts, rates, intervals     --no-source  leave the source out\n"
@@ -368,6 +370,8 @@ int hwrun_main(int argc, char **argv)
         } else if (strcmp(a, "--control-seconds") == 0) {
             NEEDV();
             control_seconds = parse_num(v);
+        } else if (strcmp(a, "--fold-gpus") == 0) {
+            o.fold_gpus = true;
         } else if (strcmp(a, "--devices") == 0) {
             NEEDV();
             int n = 0;

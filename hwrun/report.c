@@ -14,6 +14,8 @@ const char *outcome_class(const hw_testresult *r, int b)
     bool ub = o->racy_ub[r->judge];
     if (b == ot_bucket_timeout(o))
         return k ? "await timed out (not judged)" : "no timeouts";
+    if (b == ot_bucket_ooh(o))
+        return k ? "out of heap (an access outside the instance's symmetric heaps: skipped, counted)" : "none";
     if (b == ot_bucket_other(o))
         return k ? (ub ? "seen, no model's state (racy program: undefined)"
                        : r->platform_caveat ? "seen, no model's state (PLATFORM: atomicity not guaranteed)"
@@ -116,6 +118,10 @@ void hwreport_text(FILE *f, const hw_testresult *r, const hw_gpu *g, const hw_op
                 strncat(buf, " *", sizeof buf - strlen(buf) - 1);
         } else if (b == ot_bucket_timeout(ot)) {
             snprintf(buf, sizeof buf, "(await timed out)");
+        } else if (b == ot_bucket_ooh(ot)) {
+            if (!ot->t->heap.present)
+                continue;
+            snprintf(buf, sizeof buf, "(out of heap)");
         } else {
             snprintf(buf, sizeof buf, "(other state)");
         }
