@@ -189,9 +189,23 @@ static void one_line(FILE *f, const hw_testresult *r)
     default: break;
     }
     uint64_t k = r->t->cond ? weak_count(r, &r->total) : 0;
-    fprintf(f, "%-56s %s: %s; condition %llu of %llu (%.2g/s); %.3g instances/s%s\n", name,
+    char bug[160] = "";
+    uint64_t bk, bl;
+    double bs;
+    /* Kernels (a heap): how often the bug the models look for showed, and when first. */
+    if (r->t->heap.present && hw_bug_stats(r, &r->total, &bk, &bs, &bl)) {
+        if (bk)
+            snprintf(bug, sizeof bug, "; bug states %llu, first after %.3g s (%llu launches)", (unsigned long long)bk,
+                     bs, (unsigned long long)bl);
+        else
+            snprintf(bug, sizeof bug, "; no bug state");
+    }
+    if (r->t->heap.present && r->total.hist && r->total.hist[ot_bucket_ooh(&r->o)])
+        snprintf(bug + strlen(bug), sizeof bug - strlen(bug), "; out of heap %llu",
+                 (unsigned long long)r->total.hist[ot_bucket_ooh(&r->o)]);
+    fprintf(f, "%-56s %s: %s; condition %llu of %llu (%.2g/s)%s; %.3g instances/s%s\n", name,
             r->o.models[r->judge]->name, verdict_name(r->o.verdict[r->judge]), (unsigned long long)k,
-            (unsigned long long)r->total.instances, r->total.seconds > 0 ? (double)k / r->total.seconds : 0,
+            (unsigned long long)r->total.instances, r->total.seconds > 0 ? (double)k / r->total.seconds : 0, bug,
             r->total.seconds > 0 ? (double)r->total.instances / r->total.seconds : 0,
             r->forbidden_seen ? (r->anomaly ? "  FORBIDDEN OUTCOME SEEN, HARNESS ANOMALY SUSPECTED" : "  FORBIDDEN OUTCOME SEEN")
             : r->platform_caveat ? "  PLATFORM CAVEAT (host atomics not native: not judged)"
