@@ -153,11 +153,11 @@ static bool known(const char *key, const char *const *list)
 static void keep_unknown(const cJSON *o, const char *const *list, hr_extra **out, int *n)
 {
     for (const cJSON *j = o->child; j; j = j->next) {
-        if (!j->string || known(j->string, list))
+        if (!j->string || known(j->string, list) || cJSON_IsNull(j))
             continue;
         *out = realloc(*out, (size_t)(*n + 1) * sizeof **out);
         (*out)[*n].key = strdup(j->string);
-        (*out)[*n].text = compact(j, 400);
+        (*out)[*n].text = cJSON_IsString(j) ? strdup(j->valuestring) : compact(j, 400);
         (*n)++;
     }
 }

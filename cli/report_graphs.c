@@ -191,6 +191,7 @@ static void draw_row(const rp_report *rep, const rp_row *row, const rp_graph_opt
     }
     const char *judge = judge_of(rep, row);
     char title[8192];
+    bool weak_drawn = false;
     if (t->cond) {
         char cs[300];
         cond_to_string(t, t->cond, cs, sizeof cs);
@@ -201,6 +202,7 @@ static void draw_row(const rp_report *rep, const rp_row *row, const rp_graph_opt
                      t->quant == Q_FORALL ? "a counterexample" : "an execution", r.mr[m].m->name);
             note[0] = 0;
             char *svg = render_svg(t, &r, m, note, sizeof note, errors);
+            weak_drawn = svg != NULL;
             add(g, title, svg, note);
         } else {
             snprintf(title, sizeof title, "weak outcome (%s)", cs);
@@ -228,6 +230,11 @@ static void draw_row(const rp_report *rep, const rp_row *row, const rp_graph_opt
             continue;
         }
         snprintf(title, sizeof title, "FORBIDDEN, SEEN on %s: %s", seen_on, k->label);
+        if (k->cond && weak_drawn && t->quant == Q_EXISTS && t->cond->kind != C_OR) {
+            /* The condition's one state: its witness is the graph above. */
+            add(g, title, NULL, "this is the weak outcome: its execution is drawn above");
+            continue;
+        }
         cond *c = cond_of_state(t, &r, k->first, note, sizeof note);
         if (!c) {
             add(g, title, NULL, note);

@@ -97,7 +97,8 @@ static void kv(FILE *f, const char *k, const char *v)
 static void runs_table(FILE *f, const rp_report *r)
 {
     fputs("<h2 id=\"env\">Runs and their environment</h2><table class=\"runs\"><tr><th>#</th><th>run</th><th>devices</th>"
-          "<th>driver / compiler</th><th>parameters</th><th>summary</th></tr>", f);
+          "<th>driver, compiler</th><th>seed</th><th>instances, seconds per test</th><th>environment</th>"
+          "<th>tests</th></tr>", f);
     for (int k = 0; k < r->nruns; k++) {
         const hr_run *run = &r->runs[k];
         char devs[512];
@@ -106,38 +107,51 @@ static void runs_table(FILE *f, const rp_report *r)
         rp_esc(f, run->label);
         fputs("</b><div class=\"file\">", f);
         rp_esc(f, run->path);
-        fputs("</div>", f);
+        fputs(", ", f);
         rp_esc(f, run->date);
         fputs(" on ", f);
         rp_esc(f, run->host ? run->host : "?");
-        fputs("</td><td>", f);
+        fputs("</div></td><td>", f);
         rp_esc(f, devs);
+        fputs("<div class=\"file\">", f);
         for (int d = 0; d < run->ndev; d++) {
-            fprintf(f, "<div class=\"file\">%d: ", run->dev[d].index);
-            rp_esc(f, run->dev[d].name);
-            fputs(" (", f);
+            fprintf(f, "%s%d: ", d ? "; " : "", run->dev[d].index);
             rp_esc(f, run->dev[d].arch ? run->dev[d].arch : "?");
-            fprintf(f, ", %lld SMs/CUs)</div>", run->dev[d].multiprocessors);
+            fprintf(f, ", %lld SMs/CUs", run->dev[d].multiprocessors);
         }
-        fputs("</td><td>", f);
+        fputs("</div></td><td>", f);
         rp_esc(f, run->backend);
-        fputs("<br>", f);
+        fputs(": ", f);
         rp_esc(f, run->driver);
-        fputs("<br>", f);
+        fputs("<div class=\"file\">", f);
         rp_esc(f, run->compiler);
-        fprintf(f, "</td><td><div class=\"runinfo\"><dl><dt>seed</dt><dd>%llu</dd><dt>instances/test</dt><dd>%.3g</dd>"
-                   "<dt>seconds/test</dt><dd>%g</dd>",
+        fprintf(f, "</div></td><td>%llu</td><td>%.3g, %g s</td><td class=\"mono small\">",
                 (unsigned long long)run->seed, (double)run->instances_per_test, run->seconds_per_test);
-        kv(f, "environment", run->env);
-        kv(f, "skews", run->skews);
-        kv(f, "campaign", run->campaign);
-        for (int e = 0; e < run->nextra; e++)
-            kv(f, run->extra[e].key, run->extra[e].text);
-        fputs("</dl></div><details><summary>command</summary><pre>", f);
+        rp_esc(f, run->env);
+        if (run->skews) {
+            fputs("<br>skews ", f);
+            rp_esc(f, run->skews);
+        }
+        if (run->campaign) {
+            fputs("<br>campaign ", f);
+            rp_esc(f, run->campaign);
+        }
+        for (int e = 0; e < run->nextra; e++) {
+            fputs("<br>", f);
+            rp_esc(f, run->extra[e].key);
+            fputs(" ", f);
+            rp_esc(f, run->extra[e].text);
+        }
+        int nran = 0, nfs = 0, ncav = 0;
+        for (int i = 0; i < run->ntests; i++) {
+            nran += ran(&run->tests[i]);
+            nfs += run->tests[i].forbidden_seen;
+            ncav += run->tests[i].caveat;
+        }
+        fprintf(f, "<details><summary>command</summary><pre>");
         rp_esc(f, run->command);
-        fputs("</pre></details></td><td class=\"mono\">", f);
-        rp_esc(f, run->summary);
-        fputs("</td></tr>", f);
+        fprintf(f, "</pre></details></td><td>%d ran, %d not run<br>%s%d FORBIDDEN seen%s<br>%d caveats</td></tr>",
+                nran, run->ntests - nran, nfs ? "<b class=\"contra\">" : "", nfs, nfs ? "</b>" : "", ncav);
     }
     fputs("</table>", f);
 }
@@ -242,10 +256,6 @@ static void row_html(FILE *f, const rp_report *r, int i)
             rp_esc(f, t->reason);
             fputs("\">", f);
             rp_esc(f, t->status);
-            if (t->reason) {
-                fputs(": ", f);
-                rp_esc(f, t->reason);
-            }
             fputs("</div></td>", f);
             continue;
         }
@@ -366,7 +376,6 @@ void rp_write_html(FILE *f, const rp_report *r, const rp_graphs *g, const char *
     fputs("</code></p></header>\n", f);
     summary(f, r);
     legend(f);
-    runs_table(f, r);
     fputs("<h2 id=\"tests\">Tests</h2><div class=\"controls\"><input id=\"filter\" type=\"search\" "
           "placeholder=\"filter: words that must all appear (FORBIDDEN, kernel, race, h200, mp...)\">"
           "<label><input type=\"checkbox\" id=\"only-notable\"> only FORBIDDEN seen or a model contradicted</label>"
@@ -391,7 +400,9 @@ void rp_write_html(FILE *f, const rp_report *r, const rp_graphs *g, const char *
     fputs("<th>counts (log) with 95% intervals</th></tr></thead><tbody>\n", f);
     for (int i = 0; i < r->nrows; i++)
         row_html(f, r, i);
-    fputs("</tbody></table>\n<h2>Tests in detail: environment, reproduction, execution graphs</h2>\n", f);
+    fputs("</tbody></table>\n", f);
+    runs_table(f, r);
+    fputs("<h2>Tests in detail: environment, reproduction, execution graphs</h2>\n", f);
     for (int i = 0; i < r->nrows; i++)
         test_section(f, r, i, g);
     fputs("<script>\n", f);

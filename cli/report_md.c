@@ -28,12 +28,12 @@ static void run_result(FILE *f, const hr_test *t)
         return;
     }
     if (!ran(t)) {
-        fputs(" not run |", f);
+        fprintf(f, " %s |", t->status && strcmp(t->status, "skipped") ? t->status : "not run");
         return;
     }
     fprintf(f, " %s%s", t->forbidden_seen ? "**" : "", t->result ? t->result : t->status);
     if (t->has_condition)
-        fprintf(f, ", cond %llu/%.2g", (unsigned long long)t->condition_count, (double)t->instances);
+        fprintf(f, ", condition %llu/%.2g", (unsigned long long)t->condition_count, (double)t->instances);
     fprintf(f, "%s |", t->forbidden_seen ? "**" : "");
 }
 
@@ -122,8 +122,8 @@ void rp_write_md(FILE *f, const rp_report *r, const char *command)
             fprintf(f, " %s |", r->models[g]);
         for (int k = 0; k < r->nruns; k++)
             fprintf(f, " R%d |", k + 1);
-        fputs("\n|---|---|", f);
-        for (int g = 0; g < r->nmodels + r->nruns; g++)
+        fputs(" fields |\n|---|---|", f);
+        for (int g = 0; g < r->nmodels + r->nruns + 1; g++)
             fputs("---|", f);
         fputs("\n", f);
         for (int i = 0; i < r->nrows; i++) {
@@ -145,7 +145,18 @@ void rp_write_md(FILE *f, const rp_report *r, const char *command)
             }
             for (int k = 0; k < r->nruns; k++)
                 run_result(f, row->per_run[k]);
-            fputs("\n", f);
+            /* What the kernel runs add (heap, folding, out-of-heap counts...), as they wrote it. */
+            int nf = 0;
+            for (int k = 0; k < r->nruns; k++) {
+                const hr_test *t = row->per_run[k];
+                for (int e = 0; t && e < t->nextra; e++) {
+                    if (strcmp(t->extra[e].key, "bug") == 0)
+                        continue;
+                    fprintf(f, "%sR%d %s=", nf++ ? "; " : " ", k + 1, t->extra[e].key);
+                    cell(f, t->extra[e].text);
+                }
+            }
+            fputs(" |\n", f);
         }
     }
     fputs("\n<details><summary>Every test</summary>\n\n| test |", f);

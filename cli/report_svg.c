@@ -7,7 +7,7 @@
 
 #include "report_out.h"
 
-enum { LABEL_W = 190, PLOT_W = 330, COUNT_W = 90, BAR_H = 9, GAP = 6, TOP = 18 };
+enum { LABEL_W = 150, PLOT_W = 240, COUNT_W = 72, BAR_H = 11, GAP = 6, TOP = 18 };
 
 static double xpos(double count, double lmin, double lmax)
 {
@@ -22,11 +22,11 @@ static double xpos(double count, double lmin, double lmax)
 static void short_label(char *buf, size_t n, const char *s)
 {
     size_t len = strlen(s);
-    if (len < n - 1 && len <= 30) {
+    if (len < n - 1 && len <= 24) {
         snprintf(buf, n, "%s", s);
         return;
     }
-    snprintf(buf, n, "%.27s...", s);
+    snprintf(buf, n, "%.21s...", s);
 }
 
 void rp_svg_histogram(FILE *f, const rp_report *r, const rp_row *row)
