@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The ISA check over every AMD example in the repository:
-#   * instrument/examples/hip/gen/*.ll    compiled here with llc-22 for gfx942
-#   * instrument/triton/gen/*.gfx942.ll   compiled here with llc-22, and the
-#     .amdgcn that Triton itself emitted next to it
+#   * instrument/examples/hip/gen/*.ll    compiled here with llc-22 -O1 for gfx942
+#     (the level clang -O1 generates code at: what `clang-22 -S` emits)
+#   * instrument/triton/gen/*.gfx942.ll   compiled here with llc-22 -O3 (Triton's
+#     AMD backend level), and the .amdgcn that Triton itself emitted next to it
 #   * the whole GFX942 table (table.py), one kernel per operation/order/scope
 # and compares the report with expected.txt (the findings as they stand;
 # README.md explains each MISMATCH).  Usage:
@@ -18,9 +19,9 @@ check() {  # isacheck exits 1 when it reports a MISMATCH: that is data here, not
 }
 report() {
   cd "$root"
-  for f in instrument/examples/hip/gen/*.ll; do check "$f"; done
+  for f in instrument/examples/hip/gen/*.ll; do check -O 1 "$f"; done
   for f in instrument/triton/gen/*.gfx942.ll; do
-    check "$f"
+    check -O 3 "$f"
     [ -f "${f%.ll}.amdgcn" ] && check "$f" --asm "${f%.ll}.amdgcn" --name "${f%.ll}.amdgcn"
   done
   tmp=$(mktemp -d); trap 'rm -rf "$tmp"' RETURN

@@ -4,7 +4,7 @@ AMDGPU memory model (LLVM AMDGPUUsage, "AMDHSA Memory Model Code Sequences
 GFX942", shared/research/models.md section 3.3) prescribes for each atomic
 and fence of the LLVM IR it was compiled from.
 
-    isacheck.py FILE.ll [--asm FILE.s] [--llc llc-22] [--mcpu gfx942]
+    isacheck.py FILE.ll [--asm FILE.s] [--llc llc-22] [--mcpu gfx942] [-O 0-3]
 
 Without --asm the IR is compiled with llc (what clang -S would emit for it).
 With --asm the given assembly is checked instead (e.g. the .amdgcn that
@@ -304,6 +304,8 @@ def main():
     ap.add_argument("--asm", help="check this assembly instead of compiling the IR")
     ap.add_argument("--llc", default="llc-22")
     ap.add_argument("--mcpu", default="gfx942")
+    ap.add_argument("-O", dest="opt", default="2", choices="0123",
+                    help="llc's code generation level: the one the IR's producer uses (clang -O1: 1; Triton: 3)")
     ap.add_argument("--name", help="the name printed for the file (default: its path)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print the IR instruction too")
     a = ap.parse_args()
@@ -312,7 +314,7 @@ def main():
         if a.asm:
             asm = open(a.asm).read()
         else:
-            r = subprocess.run([a.llc, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={a.mcpu}", "-o", "-", a.ll],
+            r = subprocess.run([a.llc, "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={a.mcpu}", f"-O{a.opt}", "-o", "-", a.ll],
                                capture_output=True, text=True)
             if r.returncode != 0:
                 sys.stderr.write(r.stderr)
