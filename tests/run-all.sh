@@ -9,7 +9,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   need=""
-  for p in cmake make gcc g++ clang-14 libclang-rt-14-dev libcunit1-dev libcjson-dev graphviz hipcc libamdhip64-dev chromium; do
+  for p in cmake make gcc g++ clang-14 libclang-rt-14-dev libcunit1-dev libcjson-dev graphviz hipcc libamdhip64-dev chromium llvm-22 llvm-22-dev clang-22 python3; do
     dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
   done
   if [ -n "$need" ]; then
