@@ -254,8 +254,8 @@ static void record(explorer *e, part_model *pm, const model_verdict *v, const in
     if (e->error_at) {
         pm->errors++;
         if (!pm->error_msg[0] || e->key < pm->error_key) {
-            snprintf(pm->error_msg, sizeof pm->error_msg, "%s:%d:%d: thread %s: %s", t->file, e->error_at->pos.line,
-                     e->error_at->pos.col, t->threads[e->error_thread].name, e->error);
+            snprintf(pm->error_msg, sizeof pm->error_msg, "%s: thread %s: %s",
+                     test_pos_name(t, e->error_at->pos, (char[512]){0}, 512), t->threads[e->error_thread].name, e->error);
             pm->error_key = e->key;
         }
     }
@@ -340,9 +340,9 @@ static void check_candidate(explorer *e)
             cell_name(t, R0->cell, cn, sizeof cn);
             format_value(t, R0->cell, R0->value, val, sizeof val);
             snprintf(await_msg, sizeof await_msg,
-                     "%s:%d:%d: thread %s waits forever: its await keeps reading %s = %s, the last value written "
+                     "%s: thread %s waits forever: its await keeps reading %s = %s, the last value written "
                      "there, and that value never satisfies the wait",
-                     t->file, R0->src->pos.line, R0->src->pos.col, t->threads[R0->thread].name, cn, val);
+                     test_pos_name(t, R0->src->pos, (char[512]){0}, 512), t->threads[R0->thread].name, cn, val);
         }
     }
     if (await_msg[0])
@@ -790,9 +790,9 @@ static int build_combination(explorer *e)
                     e->hang = true;
                     if (!e->hang_msg[0])
                         snprintf(e->hang_msg, sizeof e->hang_msg,
-                                 "%s:%d:%d: thread %s waits forever at this barrier: thread %s of the same workgroup "
+                                 "%s: thread %s waits forever at this barrier: thread %s of the same workgroup "
                                  "never reaches it",
-                                 t->file, p->ev[k].src->pos.line, p->ev[k].src->pos.col, T->name, t->threads[who].name);
+                                 test_pos_name(t, p->ev[k].src->pos, (char[512]){0}, 512), T->name, t->threads[who].name);
                     break;
                 }
         }
@@ -830,9 +830,9 @@ static int build_combination(explorer *e)
             e->hang = true;
             if (!e->hang_msg[0])
                 snprintf(e->hang_msg, sizeof e->hang_msg,
-                         "%s:%d:%d: thread %s waits forever at this barrier: thread %s of the same workgroup "
+                         "%s: thread %s waits forever at this barrier: thread %s of the same workgroup "
                          "never reaches it",
-                         t->file, ba->src->pos.line, ba->src->pos.col, T->name, t->threads[who].name);
+                         test_pos_name(t, ba->src->pos, (char[512]){0}, 512), T->name, t->threads[who].name);
             break;
         }
     }
