@@ -13,10 +13,10 @@
 /* "st.release.sys flag\nline 12\nflag = 1" */
 static void label(const test *t, const event *e, char *buf, int size)
 {
-    char what[160], val[48], cn[96] = "", line[32] = "";
+    char what[160], val[48], cn[96] = "", line[200] = "", at[160];
     event_describe(t, e, what, sizeof what);
     if (e->src)
-        snprintf(line, sizeof line, "\\nline %d", e->src->pos.line);
+        snprintf(line, sizeof line, "\\n%s", test_line_name(t, e->src->pos.line, at, sizeof at));
     if (e->kind == EV_R || e->kind == EV_W || e->kind == EV_IW) {
         cell_name(t, e->cell, cn, sizeof cn);
         format_value(t, e->cell, e->value, val, sizeof val);

@@ -236,7 +236,24 @@ typedef struct {
     char *target;        /* target profile (mi200, mi300, h100...), or NULL */
     bool no_host_atomics; /* target ... no_host_atomics: GPU atomics on @host memory act at agent scope */
     int *cell_owner;     /* per cell: its location (test_index_cells), or NULL */
+    /* Programs read from compiled code (instrument/): an instruction's pos.line
+     * is 1 + an index in srcmap, the kernel source line it came from (its
+     * !dbg location); NULL for tests written as .lit. */
+    struct srcline *srcmap;
+    int nsrcmap;
 } test;
+
+typedef struct srcline {
+    char *file;          /* the kernel's source file as its debug info names it */
+    int line, col;       /* 0 when the IR carries no location */
+    char *what;          /* the LLVM instruction, for messages; or NULL */
+} srcline;
+
+/* How messages name a statement's position: "line 12" for a .lit test,
+ * "mp.hip:12" for a statement read from compiled code. */
+const char *test_line_name(const test *t, int line, char *buf, size_t size);
+/* "file.lit:12:3" or, for compiled code, "mp.hip:12:3". */
+const char *test_pos_name(const test *t, srcpos p, char *buf, size_t size);
 
 /* Names and helpers shared by every front and back end. */
 const char *scope_name(scope_t s);

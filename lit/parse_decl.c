@@ -1159,7 +1159,7 @@ bool finish(parser *p)
         diag_error(p->d, 1, 1, "missing 'test NAME' line");
         return false;
     }
-    if (t->nthreads == 0) {
+    if (t->nthreads == 0 && !(p->opts && p->opts->threads_elsewhere)) {
         diag_error(p->d, p->tok.line, p->tok.col, "the test has no threads");
         return false;
     }

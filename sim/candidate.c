@@ -45,9 +45,9 @@ static void check_candidate(explorer *e)
             cell_name(t, R0->cell, cn, sizeof cn);
             format_value(t, R0->cell, R0->value, val, sizeof val);
             snprintf(await_msg, sizeof await_msg,
-                     "%s:%d:%d: thread %s waits forever: its await keeps reading %s = %s, the last value written "
+                     "%s: thread %s waits forever: its await keeps reading %s = %s, the last value written "
                      "there, and that value never satisfies the wait",
-                     t->file, R0->src->pos.line, R0->src->pos.col, t->threads[R0->thread].name, cn, val);
+                     test_pos_name(t, R0->src->pos, (char[512]){0}, 512), t->threads[R0->thread].name, cn, val);
         }
     }
     if (await_msg[0])

@@ -349,8 +349,8 @@ static void fail(sx *x, const inst *in, const char *fmt, const char *detail)
     x->failed = true;
     char msg[256];
     snprintf(msg, sizeof msg, fmt, detail);
-    snprintf(x->err, x->errsz, "%s:%d:%d: error: thread %s: %s", x->t->file, in ? in->pos.line : x->th->pos.line,
-             in ? in->pos.col : x->th->pos.col, x->th->name, msg);
+    snprintf(x->err, x->errsz, "%s: error: thread %s: %s", test_pos_name(x->t, in ? in->pos : x->th->pos, (char[512]){0}, 512),
+             x->th->name, msg);
 }
 
 static void finish_path(sx *x, pstate *s, bool hung, const inst *error_at, const char *error)
