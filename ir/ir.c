@@ -250,6 +250,9 @@ void test_free(test *t)
     free(t->heap.offset);
     free(t->target);
     free(t->cell_owner);
+    for (int i = 0; i < t->nshmem_calls; i++)
+        free(t->shmem_calls[i].name);
+    free(t->shmem_calls);
     free(t->file);
     free(t->source);
     free(t->name);
