@@ -242,20 +242,17 @@ kernels-h100|kernels-h200x2)
   if [ $kind = kernels-h100 ]; then
     say "kernels-h100: $n kernel skeletons, every rank folded onto device 0"
     run_tests kernels $(( $(left) - 40 )) "$work/kernels.list" --fold-gpus \
-      --instances 3e7 --seconds 12 --skew 0,200,800,3200 --control none
+      --instances 1e10 --seconds 12 --skew 0,200,800,3200 --control none
   else
-    # One rank per GPU; the tests that need more GPUs than there are (hwrun skips them: "needs N
-    # GPUs") run again with their ranks folded onto one device.
-    say "kernels-h200x2: $n kernel skeletons, one rank per GPU"
+    # Every skeleton runs one rank per GPU; those with more ranks than GPUs (hwrun skips them,
+    # "needs N GPUs") run again folded onto one device.
+    say "kernels-h200x2: $n skeletons across GPUs; those needing more GPUs than present, folded"
     run_tests kernels $(( ($(left) - 40) * 9 / 10 )) "$work/kernels.list" \
-      --instances 3e7 --seconds 14 --skew 0,200,800,3200 --control none
-    cat "$work"/kernels.*.jsonl 2>/dev/null | grep '"status":"skipped"' | grep '"reason":"needs [0-9]* GPUs' \
+      --instances 1e10 --seconds 14 --skew 0,200,800,3200 --control none
+    cat "$work"/kernels.*.jsonl 2>/dev/null | grep '"status":"skipped"' | grep 'needs [0-9]* GPUs' \
       | grep -o '"file":"[^"]*"' | sed 's/"file":"//; s/"$//' > "$work/fold.list" || true
-    if [ -s "$work/fold.list" ]; then
-      say "kernels-h200x2: $(wc -l < "$work/fold.list") skeletons need more GPUs: folded"
-      run_tests kernels_folded $(( $(left) - 30 )) "$work/fold.list" --fold-gpus \
-        --instances 3e7 --seconds 14 --skew 0,200,800,3200 --control none
-    fi
+    [ -s "$work/fold.list" ] && run_tests kernels_folded $(( $(left) - 30 )) "$work/fold.list" --fold-gpus \
+      --instances 1e10 --seconds 14 --skew 0,200,800,3200 --control none
     merge_json kernels_folded "$res/hwrun-$kind-folded-$stamp.json"
   fi
   merge_json kernels "$res/hwrun-$kind-$stamp.json"
