@@ -379,8 +379,13 @@ void rp_write_html(FILE *f, const rp_report *r, const rp_graphs *g, const char *
     fputs("<h2 id=\"tests\">Tests</h2><div class=\"controls\"><input id=\"filter\" type=\"search\" "
           "placeholder=\"filter: words that must all appear (FORBIDDEN, kernel, race, h200, mp...)\">"
           "<label><input type=\"checkbox\" id=\"only-notable\"> only FORBIDDEN seen or a model contradicted</label>"
-          "<span id=\"shown\"></span></div>\n<table id=\"results\"><thead><tr><th>test</th><th>outcome</th>",
+          "<span id=\"shown\"></span></div>\n<table id=\"results\"><colgroup><col class=\"c-test\"><col class=\"c-out\">",
           f);
+    for (int k = 0; k < r->nmodels; k++)
+        fputs("<col class=\"c-model\">", f);
+    for (int k = 0; k < r->nruns; k++)
+        fputs("<col class=\"c-run\">", f);
+    fputs("<col class=\"c-hist\"></colgroup><thead><tr><th>test</th><th>outcome</th>", f);
     for (int g2 = 0; g2 < r->nmodels; g2++) {
         fputs("<th title=\"verdict under this model; per outcome A allowed, F forbidden, UB racy\">", f);
         rp_esc(f, r->models[g2]);

@@ -62,5 +62,7 @@
   var q = /[?#&]filter=([^&]*)/.exec(location.hash + location.search);
   if (q) filter.value = decodeURIComponent(q[1]);
   applyFilter();
+  /* Milliseconds from navigation to a usable page (bench/report.sh reads it). */
+  document.body.setAttribute('data-report-ms', String(Math.round(performance.now())));
   document.body.setAttribute('data-report-ready', String(rows.length));
 })();
