@@ -239,7 +239,8 @@ static void row_html(FILE *f, const rp_report *r, int i)
                     best = c;
             }
             fprintf(f, "<div class=\"o c-%s\" title=\"%s under %s\">%s</div>", rp_class_css(best),
-                    rp_class_title(best), r->models[g], *letter ? letter : row->outs[o].kind == HR_STATE ? "?" : "");
+                    rp_class_title(best), r->models[g],
+                    *letter ? letter : row->outs[o].kind == HR_STATE ? "?" : best != CL_NONE && best != CL_COUNT ? "-" : "");
         }
         fputs("</td>", f);
     }
@@ -376,11 +377,12 @@ void rp_write_html(FILE *f, const rp_report *r, const rp_graphs *g, const char *
     fputs("</code></p></header>\n", f);
     summary(f, r);
     legend(f);
-    fputs("<h2 id=\"tests\">Tests</h2><div class=\"controls\"><input id=\"filter\" type=\"search\" "
+    fprintf(f,
+            "<h2 id=\"tests\">Tests</h2><div class=\"controls\"><input id=\"filter\" type=\"search\" "
           "placeholder=\"filter: words that must all appear (FORBIDDEN, kernel, race, h200, mp...)\">"
           "<label><input type=\"checkbox\" id=\"only-notable\"> only FORBIDDEN seen or a model contradicted</label>"
-          "<span id=\"shown\"></span></div>\n<table id=\"results\"><colgroup><col class=\"c-test\"><col class=\"c-out\">",
-          f);
+          "<span id=\"shown\"></span></div>\n<table id=\"results\" style=\"width:%dpx\"><colgroup><col class=\"c-test\"><col class=\"c-out\">",
+          250 + 210 + 100 * r->nmodels + 118 * r->nruns + 480); /* the colgroup's widths (report.css) */
     for (int k = 0; k < r->nmodels; k++)
         fputs("<col class=\"c-model\">", f);
     for (int k = 0; k < r->nruns; k++)
