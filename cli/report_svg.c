@@ -22,11 +22,11 @@ static double xpos(double count, double lmin, double lmax)
 static void short_label(char *buf, size_t n, const char *s)
 {
     size_t len = strlen(s);
-    if (len < n - 1 && len <= 24) {
+    if (len < n - 1 && len <= 22) {
         snprintf(buf, n, "%s", s);
         return;
     }
-    snprintf(buf, n, "%.21s...", s);
+    snprintf(buf, n, "%.19s...", s);
 }
 
 void rp_svg_histogram(FILE *f, const rp_report *r, const rp_row *row)
@@ -65,7 +65,7 @@ void rp_svg_histogram(FILE *f, const rp_report *r, const rp_row *row)
         const rp_outkey *k = &row->outs[i];
         int y0 = TOP + i * group;
         char lab[40];
-        short_label(lab, sizeof lab, k->label);
+        short_label(lab, sizeof lab, k->brief ? k->brief : k->label);
         fprintf(f, "<text class=\"olab%s\" x=\"%d\" y=\"%d\"><title>", k->cond ? " weak" : "", LABEL_W - 6,
                 y0 + nran * BAR_H / 2 + 4);
         rp_esc(f, k->label);
