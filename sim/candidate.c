@@ -49,9 +49,12 @@ static void check_candidate(explorer *e)
             cell_name(t, R0->cell, cn, sizeof cn);
             format_value(t, R0->cell, R0->value, val, sizeof val);
             snprintf(await_msg, sizeof await_msg,
-                     "%s:%d:%d: thread %s waits forever: its await keeps reading %s = %s, the last value written "
+                     "%s: thread %s waits forever: its %s keeps reading %s = %s, the last value written "
                      "there, and that value never satisfies the wait",
-                     t->file, R0->src->pos.line, R0->src->pos.col, t->threads[R0->thread].name, cn, val);
+                     test_pos_name(t, R0->src->pos, (char[512]){0}, 512), t->threads[R0->thread].name,
+                     R0->src->shmem > 0 && R0->src->shmem <= t->nshmem_calls ? t->shmem_calls[R0->src->shmem - 1].name
+                                                                             : "await",
+                     cn, val);
         }
     }
     if (await_msg[0])

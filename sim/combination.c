@@ -111,9 +111,9 @@ int build_combination(explorer *e)
                     e->hang = true;
                     if (!e->hang_msg[0])
                         snprintf(e->hang_msg, sizeof e->hang_msg,
-                                 "%s:%d:%d: thread %s waits forever at this barrier: thread %s of the same workgroup "
+                                 "%s: thread %s waits forever at this barrier: thread %s of the same workgroup "
                                  "never reaches it",
-                                 t->file, p->ev[k].src->pos.line, p->ev[k].src->pos.col, T->name, t->threads[who].name);
+                                 test_pos_name(t, p->ev[k].src->pos, (char[512]){0}, 512), T->name, t->threads[who].name);
                     break;
                 }
         }
@@ -151,9 +151,9 @@ int build_combination(explorer *e)
             e->hang = true;
             if (!e->hang_msg[0])
                 snprintf(e->hang_msg, sizeof e->hang_msg,
-                         "%s:%d:%d: thread %s waits forever at this barrier: thread %s of the same workgroup "
+                         "%s: thread %s waits forever at this barrier: thread %s of the same workgroup "
                          "never reaches it",
-                         t->file, ba->src->pos.line, ba->src->pos.col, T->name, t->threads[who].name);
+                         test_pos_name(t, ba->src->pos, (char[512]){0}, 512), T->name, t->threads[who].name);
             break;
         }
     }

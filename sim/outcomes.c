@@ -183,8 +183,8 @@ void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const
     if (e->error_at) {
         pm->errors++;
         if (!pm->error_msg[0] || e->key < pm->error_key) {
-            snprintf(pm->error_msg, sizeof pm->error_msg, "%s:%d:%d: thread %s: %s", t->file, e->error_at->pos.line,
-                     e->error_at->pos.col, t->threads[e->error_thread].name, e->error);
+            snprintf(pm->error_msg, sizeof pm->error_msg, "%s: thread %s: %s",
+                     test_pos_name(t, e->error_at->pos, (char[512]){0}, 512), t->threads[e->error_thread].name, e->error);
             pm->error_key = e->key;
         }
     }
