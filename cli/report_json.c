@@ -37,6 +37,8 @@ cJSON *report_json(const test *t, const explore_result *r)
     cJSON_AddNumberToObject(root, "search_nodes", (double)r->nodes);
     cJSON_AddNumberToObject(root, "parts", r->nparts);
     cJSON_AddNumberToObject(root, "seconds", r->seconds);
+    if (r->stopped_first)
+        cJSON_AddBoolToObject(root, "stopped_first", true);
     cJSON *models = cJSON_AddArrayToObject(root, "models");
     for (int m = 0; m < r->nmodels; m++) {
         const model_result *mr = &r->mr[m];
