@@ -948,6 +948,52 @@ static binop_t negate_cmp(binop_t op)
 
 static bool is_reg_expr(const expr *e, int r) { return e && e->kind == EX_REG && e->reg == r; }
 
+static bool structure(lp *p, int tid, int lo, int hi, block *out);
+
+/* A loop that is not a spin-wait on one read becomes a bounded do-while
+ * (I_WHILE, unrolled to the test's loop bound):
+ *   L: body ; bCC a, b, L                     do { body } while (a CC b)
+ *   L: body ; bCC a, b, LE ; goto L ; LE:     do { body } while !(a CC b)
+ * Returns the item after the loop, or -1 (an error was given). */
+static int general_loop(lp *p, int tid, int i, int back, int hi, block *out)
+{
+    items *c = &p->code[tid];
+    item *it = &c->v[i];
+    item *last = &c->v[back];
+    int body_end = -1, next = -1;
+    expr *cond = NULL;
+    if (back < hi && last->kind == IT_BRANCH) {
+        body_end = back;
+        next = back + 1;
+        cond = expr_bin(last->cmp, last->a, last->b, last->pos);
+        last->a = last->b = NULL;
+    } else if (back < hi && last->kind == IT_GOTO && back - 1 > i && c->v[back - 1].kind == IT_BRANCH &&
+               back + 1 < c->n && back + 1 <= hi && c->v[back + 1].kind == IT_LABEL &&
+               strcmp(c->v[back + 1].label, c->v[back - 1].label) == 0) {
+        item *ex = &c->v[back - 1];
+        body_end = back - 1;
+        next = back + 1; /* the exit label stays: others may jump to it */
+        cond = expr_bin(negate_cmp(ex->cmp), ex->a, ex->b, ex->pos);
+        ex->a = ex->b = NULL;
+    } else {
+        diag_error(p->d, it->pos.line, it->pos.col,
+                   "unsupported: a loop whose exits are not one branch at its end (%s: ...; bCC a, b, %s, or "
+                   "%s: ...; bCC a, b, LE; goto %s; LE:) in thread %s",
+                   it->label, it->label, it->label, it->label, p->t->threads[tid].name);
+        return -1;
+    }
+    inst loop = new_inst(I_WHILE, it->pos);
+    loop.do_while = true;
+    loop.val = cond;
+    if (!structure(p, tid, i + 1, body_end, &loop.body)) {
+        expr_free(loop.val);
+        block_free(&loop.body);
+        return -1;
+    }
+    block_push(out, &loop);
+    return next;
+}
+
 /* Items lo..hi-1 of thread tid into block out. */
 static bool structure(lp *p, int tid, int lo, int hi, block *out)
 {
@@ -977,7 +1023,7 @@ static bool structure(lp *p, int tid, int lo, int hi, block *out)
             if (ok && strcmp(br->label, it->label) == 0 && back == i + 2) {
                 end = i + 3;
                 exit_when_cc = false;
-            } else if (ok && i + 4 < hi && c->v[i + 3].kind == IT_GOTO && strcmp(c->v[i + 3].label, it->label) == 0 &&
+            } else if (ok && i + 4 < c->n && i + 4 <= hi && c->v[i + 3].kind == IT_GOTO && strcmp(c->v[i + 3].label, it->label) == 0 &&
                        back == i + 3 && c->v[i + 4].kind == IT_LABEL && strcmp(c->v[i + 4].label, br->label) == 0) {
                 end = i + 4; /* the exit label stays: others may jump to it */
                 exit_when_cc = true;
@@ -991,11 +1037,11 @@ static bool structure(lp *p, int tid, int lo, int hi, block *out)
                     want = br->a;
             }
             if (!want) {
-                diag_error(p->d, it->pos.line, it->pos.col,
-                           "unsupported: a loop that is not a spin-wait on one load or CAS "
-                           "(%s: ld r, x; beq r, v, %s) in thread %s",
-                           it->label, it->label, p->t->threads[tid].name);
-                return false;
+                int next = general_loop(p, tid, i, back, hi, out);
+                if (next < 0)
+                    return false;
+                i = next;
+                continue;
             }
             inst aw = rd->in;
             memset(&rd->in, 0, sizeof rd->in); /* moved */
@@ -1070,8 +1116,9 @@ static bool structure(lp *p, int tid, int lo, int hi, block *out)
                 lx = -1;
             }
         }
+        /* The else part starts at its label, which may open a loop. */
         bool ok = structure(p, tid, i + 1, body_end, &in.body) &&
-                  (lx < 0 || structure(p, tid, target + 1, lx, &in.els));
+                  (lx < 0 || structure(p, tid, target, lx, &in.els));
         if (!ok) {
             expr_free(in.val);
             block_free(&in.body);
@@ -1090,8 +1137,10 @@ static void fold_barrier_regs(lp *p, int tid, block *b, const bool *written)
 {
     for (int i = 0; i < b->n; i++) {
         inst *in = &b->v[i];
-        if (in->kind == I_IF)
+        if (in->kind == I_IF || in->kind == I_WHILE) {
             fold_barrier_regs(p, tid, &in->body, written);
+            fold_barrier_regs(p, tid, &in->els, written);
+        }
         if (in->kind != I_BARRIER)
             continue;
         expr **ops[2] = {&in->bar_id, &in->bar_count};
@@ -1113,7 +1162,7 @@ static void mark_written(const block *b, bool *written)
         const inst *in = &b->v[i];
         if (in->dst >= 0 && in->dst < 64)
             written[in->dst] = true;
-        if (in->kind == I_IF) {
+        if (in->kind == I_IF || in->kind == I_WHILE) {
             mark_written(&in->body, written);
             mark_written(&in->els, written);
         }
@@ -1124,7 +1173,7 @@ static bool dynamic_barrier(const block *b)
 {
     for (int i = 0; i < b->n; i++) {
         const inst *in = &b->v[i];
-        if (in->kind == I_IF && (dynamic_barrier(&in->body) || dynamic_barrier(&in->els)))
+        if ((in->kind == I_IF || in->kind == I_WHILE) && (dynamic_barrier(&in->body) || dynamic_barrier(&in->els)))
             return true;
         if (in->kind == I_BARRIER && ((in->bar_id && in->bar_id->kind != EX_CONST) ||
                                       (in->bar_count && in->bar_count->kind != EX_CONST)))

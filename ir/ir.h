@@ -88,6 +88,11 @@ typedef enum {
     I_IF,       /* if val { body } else { els } */
     I_AWAIT,    /* [dst =] await ld.ord.scope mem == want, or await atom.cas... == want */
     I_FOR,      /* for dst in val .. val2 step want { body } */
+    I_WHILE,    /* while val { body } (do_while: do { body } while val), unrolled at most
+                   `bound` times (val2: the loop's own bound, NULL: test.loop_bound);
+                   a path whose condition still holds after the last allowed iteration
+                   is CUT (tpath.cut_at), reported, never dropped silently.  The
+                   importers and the LLVM-IR front end build bounded loops this way. */
 } instkind_t;
 
 typedef struct block {
@@ -105,6 +110,7 @@ typedef struct inst {
     order_t fail_ord; /* CAS: the order of a failed CAS (relaxed unless stated) */
     bool unsafe;      /* atom.fadd.unsafe: a hardware FP atomic */
     bool await_rmw;   /* I_AWAIT on an atom.cas rather than a ld */
+    bool do_while;    /* I_WHILE: the body runs once before the condition is tested */
     binop_t await_op; /* I_AWAIT: how the value read compares with want (== != < <= > >=) */
     int dst;          /* register or -1 */
     memref mem;
@@ -114,6 +120,8 @@ typedef struct inst {
     /* Added for the importers (import/); zero/NULL in .lit programs. */
     expr *bar_id;     /* I_BARRIER: named barrier (PTX bar.sync a / Vulkan cbar N); NULL: the workgroup barrier */
     expr *bar_count;  /* I_BARRIER: PTX bar.sync a, b: b, part of the barrier's identity as in Dat3M; or NULL */
+    expr *bar_quorum; /* I_BARRIER: threads that must arrive before any passes (Dat3M's PTX
+                         bar.cta.sync a, b, q; .lit barrier N, count Q); NULL: every participant */
     bool bar_arrive;  /* I_BARRIER: arrive without waiting (PTX bar.arrive) */
     unsigned vk;      /* Vulkan attributes, VK_* below (0: none given) */
 } inst;
@@ -236,7 +244,11 @@ typedef struct {
     char *target;        /* target profile (mi200, mi300, h100...), or NULL */
     bool no_host_atomics; /* target ... no_host_atomics: GPU atomics on @host memory act at agent scope */
     int *cell_owner;     /* per cell: its location (test_index_cells), or NULL */
+    int loop_bound;      /* iterations a `while` loop without its own bound may run (0: LOOP_BOUND_DEFAULT) */
 } test;
+
+/* The unrolling bound of loops that give none (memsim --loop-bound N overrides it). */
+enum { LOOP_BOUND_DEFAULT = 4, LOOP_BOUND_MAX = 1000 };
 
 /* Names and helpers shared by every front and back end. */
 const char *scope_name(scope_t s);

@@ -112,7 +112,7 @@ int find_reg(const thread *th, const char *s, int len)
 
 static const char *const reserved[] = {
     "test", "memory", "thread", "kernel", "in", "after", "if", "else", "await", "barrier", "exists",
-    "forall", "expect", "true", "false", "ld", "st", "atom", "fence", "for", "step", "const", "heap", "host",
+    "forall", "expect", "true", "false", "ld", "st", "atom", "fence", "for", "while", "do", "step", "const", "heap", "host",
     "launch", "sync", "fill", "target", "translate", NULL};
 
 bool is_reserved(const token *t)
@@ -797,6 +797,30 @@ static bool parse_stmt(parser *p, block *b)
             ok = in.val2 != NULL;
         }
         ok = ok && parse_block(p, &in.body);
+    } else if (tok_is(&tk, "while") || tok_is(&tk, "do")) {
+        /* while COND [bound N] { body }  /  do { body } while COND [bound N]:
+         * unrolled to N iterations (default: the test's loop bound). */
+        advance(p);
+        in.kind = I_WHILE;
+        in.do_while = tok_is(&tk, "do");
+        if (in.do_while) {
+            ok = parse_block(p, &in.body);
+            if (ok && !tok_is(&p->tok, "while")) {
+                ERR("expected 'while CONDITION' after the body of 'do { ... }'");
+                ok = false;
+            } else if (ok) {
+                advance(p);
+            }
+            ok = ok && (in.val = parse_expr(p)) != NULL;
+        } else {
+            ok = (in.val = parse_expr(p)) != NULL;
+        }
+        if (ok && tok_is(&p->tok, "bound")) {
+            advance(p);
+            ok = (in.val2 = parse_expr(p)) != NULL;
+        }
+        if (ok && !in.do_while)
+            ok = parse_block(p, &in.body);
     } else if (tok_is(&tk, "if")) {
         advance(p);
         in.kind = I_IF;

@@ -23,7 +23,7 @@ enum { MAX_THREADS = 64, MAX_SHOW = 256, MAX_EXAMPLES = 64, MAX_COMBINED = 1 << 
 
 /* What one part produced under one model. */
 typedef struct {
-    long consistent, hangs, errors;
+    long consistent, hangs, errors, cuts;
     outcome *outs;          /* vals over the part's show items; cond unused */
     int nouts, capouts;
     execution **example;    /* one execution per outcome (the first MAX_EXAMPLES) */
@@ -34,8 +34,8 @@ typedef struct {
     model_verdict witness_v;
     int witness_rank;
     long witness_key;
-    char hang_msg[512], error_msg[512];
-    long hang_key, error_key;
+    char hang_msg[512], error_msg[512], cut_msg[512];
+    long hang_key, error_key, cut_key;
 } part_model;
 
 typedef struct {
@@ -95,6 +95,8 @@ typedef struct {
     int iw_of_cell[4096 + 64];
     bool hang;
     char hang_msg[512];
+    const inst *cut_at;      /* a thread's path was cut at a loop bound */
+    int cut_bound, cut_thread;
     const inst *error_at;
     const char *error;
     int error_thread;
@@ -243,6 +245,19 @@ static void record(explorer *e, part_model *pm, const model_verdict *v, const in
 {
     const test *t = e->t;
     const shared *sh = e->sh;
+    if (e->cut_at) {
+        /* An execution cut at a loop's bound is a prefix, not an execution:
+         * it is counted and reported, and it shows no final state. */
+        pm->cuts++;
+        if (!pm->cut_msg[0] || e->key < pm->cut_key) {
+            snprintf(pm->cut_msg, sizeof pm->cut_msg,
+                     "%s:%d:%d: thread %s: the loop reached its unrolling bound (%d iterations) with its condition "
+                     "still true; executions that go on were cut (raise the bound: --loop-bound N, or `bound N` on the loop)",
+                     t->file, e->cut_at->pos.line, e->cut_at->pos.col, t->threads[e->cut_thread].name, e->cut_bound);
+            pm->cut_key = e->key;
+        }
+        return;
+    }
     pm->consistent++;
     if (e->hang) {
         pm->hangs++;
@@ -747,6 +762,7 @@ static int build_combination(explorer *e)
     e->hang_msg[0] = 0;
     e->error_at = NULL;
     e->error = NULL;
+    e->cut_at = NULL;
     for (int th = 0; th < e->nthreads; th++) {
         if (!e->active[th])
             continue;
@@ -754,6 +770,11 @@ static int build_combination(explorer *e)
         e->nev_of[th] = p->nev;
         if (p->hung)
             e->hang = true;
+        if (p->cut_at && !e->cut_at) {
+            e->cut_at = p->cut_at;
+            e->cut_bound = p->cut_bound;
+            e->cut_thread = th;
+        }
         if (p->error_at && !e->error_at) {
             e->error_at = p->error_at;
             e->error = p->error;
@@ -1218,6 +1239,11 @@ static void merge_part_model(part_model *dst, part_model *src, int ns)
     dst->consistent += src->consistent;
     dst->hangs += src->hangs;
     dst->errors += src->errors;
+    dst->cuts += src->cuts;
+    if (src->cut_msg[0] && (!dst->cut_msg[0] || src->cut_key < dst->cut_key)) {
+        memcpy(dst->cut_msg, src->cut_msg, sizeof dst->cut_msg);
+        dst->cut_key = src->cut_key;
+    }
     if (src->hang_msg[0] && (!dst->hang_msg[0] || src->hang_key < dst->hang_key)) {
         memcpy(dst->hang_msg, src->hang_msg, sizeof dst->hang_msg);
         dst->hang_key = src->hang_key;
@@ -1370,6 +1396,9 @@ static int combine(shared *sh, int m)
     for (int p = 0; p < sh->nparts; p++) {
         part_model *q = pm[p];
         mr->hangs += q->hangs ? 1 : 0;
+        mr->cuts += q->cuts;
+        if (q->cut_msg[0] && !mr->cut_msg[0])
+            memcpy(mr->cut_msg, q->cut_msg, sizeof mr->cut_msg);
         if (q->hang_msg[0] && !mr->hang_msg[0])
             memcpy(mr->hang_msg, q->hang_msg, sizeof mr->hang_msg);
         if (q->error_msg[0] && !mr->error_msg[0])

@@ -605,7 +605,7 @@ static void const_barrier_keys(const block *b, int64_t *keys, int *nkeys, int ca
 {
     for (int i = 0; i < b->n; i++) {
         const inst *in = &b->v[i];
-        if (in->kind == I_IF) {
+        if (in->body.n || in->els.n) {
             const_barrier_keys(&in->body, keys, nkeys, cap);
             const_barrier_keys(&in->els, keys, nkeys, cap);
         }
@@ -686,6 +686,27 @@ static void step_inner(sx *x, pstate *s, const inst *in)
             s->stack[s->depth++] = (frame){.b = &in->body, .loop = in, .cur = from, .to = to, .step = stepv, .iterations = 1};
         else
             s->regs[in->dst] = mk_const(x, from + ((to - from + stepv - 1) / stepv - 1) * stepv);
+        return;
+    }
+    case I_WHILE: {
+        int64_t bound = x->t->loop_bound > 0 ? x->t->loop_bound : LOOP_BOUND_DEFAULT;
+        if (in->val2 && !known(x, s, in->val2, "a loop's unrolling bound", &bound))
+            return;
+        if (bound < 1 || bound > LOOP_BOUND_MAX) {
+            set_expr_error(s, fmt("a loop's unrolling bound must be 1 to %d (it is %lld)", LOOP_BOUND_MAX, (long long)bound));
+            return;
+        }
+        if (s->depth == MAX_DEPTH) {
+            fail(x, in, "%s", "blocks nested too deeply");
+            return;
+        }
+        s->stack[s->depth++] = (frame){.b = &in->body, .loop = in, .to = bound, .iterations = 1};
+        /* A while loop tests its condition first: as at the end of an
+         * iteration, with none run yet. */
+        if (!in->do_while) {
+            s->stack[s->depth - 1].iterations = 0;
+            s->stack[s->depth - 1].i = in->body.n;
+        }
         return;
     }
     case I_ASSIGN:
@@ -839,11 +860,59 @@ static void step_inner(sx *x, pstate *s, const inst *in)
     s->ev[ridx].partner = s->nev - 1;
 }
 
+/* The end of a while loop's iteration (or its entry): the condition decides;
+ * a condition that depends on reads forks a path that leaves the loop.  True
+ * when the body runs again; false when the loop is left or the path ended
+ * (cut at the bound: s->done). */
+static bool while_again(sx *x, pstate *s, frame *f)
+{
+    const inst *in = f->loop;
+    int c = eval_expr(x, s, in->val);
+    if (s->expr_error) {
+        finish_path(x, s, false, in, NULL);
+        return false;
+    }
+    if (is_const(x, c)) {
+        if (!const_of(x, c))
+            return false;
+    } else {
+        pstate *out = state_copy(x, s);
+        add_cons(out, mk_un(x, EX_NOT, c));
+        out->ctrl |= deps_of(x, c);
+        out->depth--;
+        push_work(x, out);
+        add_cons(s, c);
+        s->ctrl |= deps_of(x, c);
+    }
+    if (f->iterations >= f->to) {
+        /* The bound is reached and the condition holds: the execution is
+         * cut here, and reported as cut. */
+        finish_path(x, s, false, NULL, NULL);
+        thread_paths *tp = x->out;
+        if (!x->failed && tp->n > 0) {
+            tp->v[tp->n - 1].cut_at = in;
+            tp->v[tp->n - 1].cut_bound = (int)f->to;
+        }
+        return false;
+    }
+    f->iterations++;
+    f->i = 0;
+    return true;
+}
+
 static void run(sx *x, pstate *s)
 {
     while (!x->failed) {
         while (s->depth > 0 && s->stack[s->depth - 1].i >= s->stack[s->depth - 1].b->n) {
             frame *f = &s->stack[s->depth - 1];
+            if (f->loop && f->loop->kind == I_WHILE) {
+                if (while_again(x, s, f))
+                    break;
+                if (s->done)
+                    return;
+                s->depth--;
+                continue;
+            }
             if (f->loop && f->cur + f->step < f->to) {
                 if (++f->iterations > MAX_LOOP_ITERATIONS) {
                     fail(x, f->loop, "%s", "a loop runs more than 100000 iterations");

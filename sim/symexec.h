@@ -48,6 +48,8 @@ typedef struct {
     int nreads;
     int nbar;
     bool hung;           /* stopped in an await that never succeeds */
+    const inst *cut_at;  /* stopped at a while loop's unrolling bound (its condition still held) */
+    int cut_bound;       /*   after this many iterations */
     const inst *error_at;   /* stopped by a run-time error (index, pointer) */
     char *error;
     const inst *warn_at;    /* went on after a problem: a translated address */
