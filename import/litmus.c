@@ -591,13 +591,18 @@ static void ptx_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *i
             err_at(p, m->at[0], "unsupported: barrier without .sync or .arrive");
             return;
         }
-        if (nops < 1 || nops > 2) {
-            err_at(p, m->at[0], "%s takes a barrier id and optionally a second operand", h);
+        /* Dat3M's LitmusPTX.g4: bar.cta.sync|arrive instance[, resource[, quorum]]: barriers with
+         * the same instance and resource synchronize; a quorum is the number of threads that must
+         * arrive (NamedBarrier.java). */
+        if (nops < 1 || nops > 3) {
+            err_at(p, m->at[0], "%s takes a barrier id and optionally a second operand and a thread count", h);
             return;
         }
         in.bar_id = value_expr(p, tid, &ops[0]);
-        if (in.bar_id && nops == 2)
+        if (in.bar_id && nops >= 2)
             in.bar_count = value_expr(p, tid, &ops[1]);
+        if (in.bar_count && nops == 3)
+            in.bar_quorum = value_expr(p, tid, &ops[2]);
         it->in = in;
         return;
     }
@@ -841,13 +846,21 @@ static void vk_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *it
         if (in.scope == SCOPE_NONE)
             in.scope = SCOPE_SYS;
     } else {
-        if (nops != 1) {
-            err_at(p, m->at[0], "cbar takes the barrier's id");
+        /* Dat3M's LitmusVulkan.g4: cbar... instance[, resource[, quorum]], as PTX's bar; its
+         * VisitorLitmusVulkan makes every cbar a barrier of the workgroup (execution scope
+         * Tag.Vulkan.WORK_GROUP), whatever scope its memory semantics name. */
+        if (nops < 1 || nops > 3) {
+            err_at(p, m->at[0], "cbar takes the barrier's id, optionally a second operand and a thread count");
             return;
         }
         if (in.scope == SCOPE_NONE)
             in.scope = SCOPE_WG;
+        in.bar_scope = SCOPE_WG;
         in.bar_id = value_expr(p, tid, &ops[0]);
+        if (in.bar_id && nops >= 2)
+            in.bar_count = value_expr(p, tid, &ops[1]);
+        if (in.bar_count && nops == 3)
+            in.bar_quorum = value_expr(p, tid, &ops[2]);
     }
     it->in = in;
 }
@@ -919,6 +932,7 @@ static void parse_cell(lp *p, int tid, const char *s, const char *end)
         expr_free(in->val2);
         expr_free(in->bar_id);
         expr_free(in->bar_count);
+        expr_free(in->bar_quorum);
         return;
     }
     push_item(&p->code[tid], &it);
@@ -1143,8 +1157,8 @@ static void fold_barrier_regs(lp *p, int tid, block *b, const bool *written)
         }
         if (in->kind != I_BARRIER)
             continue;
-        expr **ops[2] = {&in->bar_id, &in->bar_count};
-        for (int k = 0; k < 2; k++) {
+        expr **ops[3] = {&in->bar_id, &in->bar_count, &in->bar_quorum};
+        for (int k = 0; k < 3; k++) {
             expr *e = *ops[k];
             if (e && e->kind == EX_REG && !written[e->reg]) {
                 int64_t v = p->reginit_set[tid][e->reg] ? p->reginit[tid][e->reg] : 0;

@@ -123,6 +123,8 @@ typedef struct inst {
     expr *bar_quorum; /* I_BARRIER: threads that must arrive before any passes (Dat3M's PTX
                          bar.cta.sync a, b, q; .lit barrier N, count Q); NULL: every participant */
     bool bar_arrive;  /* I_BARRIER: arrive without waiting (PTX bar.arrive) */
+    scope_t bar_scope; /* I_BARRIER: the execution scope whose threads take part (SCOPE_NONE: scope);
+                          Dat3M's Vulkan litmus cbar is a workgroup barrier whatever its memory scope */
     unsigned vk;      /* Vulkan attributes, VK_* below (0: none given) */
 } inst;
 

@@ -834,10 +834,32 @@ static bool parse_stmt(parser *p, block *b)
                 ok = parse_block(p, &in.els);
             }
         }
-    } else if (tok_is(&tk, "barrier") || tok_is(&tk, "bar.sync") || tok_is(&tk, "__syncthreads")) {
+    } else if (tok_is(&tk, "barrier") || tok_is(&tk, "bar.sync") || tok_is(&tk, "__syncthreads") ||
+               tok_is(&tk, "bar.arrive")) {
+        /* barrier | bar.sync [ID [, COUNT]] | bar.arrive ID, COUNT: PTX's named barriers.
+         * Threads of the workgroup that use barrier ID take part; with COUNT, once COUNT of
+         * them arrive, at least COUNT synchronize and all pass (Dat3M's quorum). */
         advance(p);
         in.kind = I_BARRIER;
+        in.bar_arrive = tok_is(&tk, "bar.arrive");
         ok = true;
+        bool more = p->tok.line == tk.line && p->tok.kind != T_NEWLINE && p->tok.kind != T_SEMI &&
+                    p->tok.kind != T_RBRACE && p->tok.kind != T_EOF;
+        if (more && tok_is(&tk, "__syncthreads")) {
+            ERR("__syncthreads takes no operands; write bar.sync ID, COUNT for a named barrier");
+            ok = false;
+        } else if (more || in.bar_arrive) {
+            in.scope = SCOPE_WG;
+            ok = (in.bar_id = parse_expr(p)) != NULL;
+            if (ok && p->tok.kind == T_COMMA) {
+                advance(p);
+                ok = (in.bar_quorum = parse_expr(p)) != NULL;
+            }
+            if (ok && in.bar_arrive && !in.bar_quorum) {
+                ERR("bar.arrive needs a thread count: bar.arrive ID, COUNT");
+                ok = false;
+            }
+        }
     } else if (tok_is(&tk, "await")) {
         ok = parse_await(p, &in, -1);
     } else if (tk.len > 6 && strncmp(tk.start, "fence.", 6) == 0) {

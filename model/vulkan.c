@@ -253,9 +253,12 @@ static R vk_eval(const base *b, bool chains, bool prune, vulkan_facts *f, model_
      * and visibility of everything before it (see locord below). */
     R kbn = from_events(m, b->kb);
     R sswk = U(ssw, kbn);
-    /* Control barrier instances: memsim's arrive -> wait edges, both ways. */
+    /* Control barrier instances: memsim's arrive -> wait edges.  Between two
+     * barriers that both synchronize they go both ways; from an arrival that
+     * does not synchronize (a quorum barrier's, sim/explore.c) there is none,
+     * as in Dat3M's syncbar (WmmEncoder.visitSyncBarrier requires sync(e1)
+     * only of the edge's source). */
     R scbar = from_events(m, b->bar);
-    scbar = sym(scbar);
 
     /* ---- the execution: rf, RFINIT, asmo ------------------------------------------ */
     rel *rf = rel_new();

@@ -583,7 +583,7 @@ static int64_t bar_key_of(int64_t id, bool has_count, int64_t count)
     return (int64_t)(((uint64_t)id << 32) ^ (has_count ? (uint64_t)(uint32_t)count : 0xffffffffull));
 }
 
-static void emit_named_barrier(pstate *s, const inst *in, int64_t key)
+static void emit_named_barrier_as(pstate *s, const inst *in, int64_t key, int quorum, bool nosync)
 {
     int n = 0; /* instances are counted per name */
     for (int k = 0; k < s->nev; k++)
@@ -593,12 +593,40 @@ static void emit_named_barrier(pstate *s, const inst *in, int64_t key)
     a->bar_named = true;
     a->bar_key = key;
     a->bar = n;
+    a->bar_quorum = quorum;
+    a->bar_nosync = nosync;
+    a->bar_scope = in->bar_scope ? in->bar_scope : in->scope;
     if (in->bar_arrive)
         return;
     pevent *w = add_event(s, EV_BW, in);
     w->bar_named = true;
     w->bar_key = key;
     w->bar = n;
+    w->bar_quorum = quorum;
+    w->bar_scope = a->bar_scope;
+}
+
+/* A barrier with a quorum q (Dat3M's NamedBarrier, encodeNamedBarrierCfQuorum in
+ * ProgramEncoder.java): some q or more of the threads that reach it synchronize
+ * (sync(e)), and then all that reach it pass.  Which ones synchronize is a
+ * choice: this thread's path forks into a synchronizing and a
+ * non-synchronizing arrival, and the explorer keeps the combinations where
+ * enough synchronize. */
+static void emit_named_barrier(sx *x, pstate *s, const inst *in, int64_t key)
+{
+    int64_t q = 0;
+    if (in->bar_quorum) {
+        if (!known(x, s, in->bar_quorum, "a barrier's thread count", &q))
+            return;
+        if (q < 1 || q > 4096) {
+            set_expr_error(s, fmt("a barrier's thread count must be 1 to 4096 (it is %lld)", (long long)q));
+            return;
+        }
+        pstate *f = state_copy(x, s);
+        emit_named_barrier_as(f, in, key, (int)q, true);
+        push_work(x, f);
+    }
+    emit_named_barrier_as(s, in, key, (int)q, false);
 }
 
 static void const_barrier_keys(const block *b, int64_t *keys, int *nkeys, int cap)
@@ -628,7 +656,7 @@ static void named_barrier(sx *x, pstate *s, const inst *in)
     int id = eval_expr(x, s, in->bar_id);
     int cnt = in->bar_count ? eval_expr(x, s, in->bar_count) : -1;
     if (is_const(x, id) && (cnt < 0 || is_const(x, cnt))) {
-        emit_named_barrier(s, in, bar_key_of(const_of(x, id), cnt >= 0, cnt >= 0 ? const_of(x, cnt) : 0));
+        emit_named_barrier(x, s, in, bar_key_of(const_of(x, id), cnt >= 0, cnt >= 0 ? const_of(x, cnt) : 0));
         return;
     }
     int64_t keys[64];
@@ -645,12 +673,12 @@ static void named_barrier(sx *x, pstate *s, const inst *in)
             match = mk_bin(x, BIN_LAND, match, mk_bin(x, BIN_EQ, cnt, mk_const(x, (int64_t)(uint32_t)keys[k])));
         pstate *f = state_copy(x, s);
         add_cons(f, match);
-        emit_named_barrier(f, in, keys[k]);
+        emit_named_barrier(x, f, in, keys[k]);
         push_work(x, f);
         none = mk_bin(x, BIN_LAND, none, mk_un(x, EX_NOT, match));
     }
     add_cons(s, none);
-    emit_named_barrier(s, in, INT64_MIN + ((int64_t)x->tid << 24) + s->nev);
+    emit_named_barrier(x, s, in, INT64_MIN + ((int64_t)x->tid << 24) + s->nev);
 }
 
 static void step_inner(sx *x, pstate *s, const inst *in);
