@@ -13,6 +13,8 @@
 #include "../lit/parse.h"
 #include "report.h"
 
+int memsim_report_main(int argc, char **argv); /* cli/report_main.c */
+
 #define MEMSIM_VERSION "0.1.0"
 
 enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD_INPUT = 2 };
@@ -36,6 +38,7 @@ static void usage(FILE *f)
             "       memsim convert IN -o OUT.lit|OUT.litmus\n"
             "       memsim check-corpus DIR [--expected FILE.csv] [--model M]\n"
             "       memsim hwrun [options] FILE.lit|DIR ...   (run the tests on a GPU; memsim hwrun --help)\n"
+            "       memsim report RUN.json|DIR ... -o OUTDIR  (hwrun's runs side by side; memsim report --help)\n"
             "\n"
             "Enumerates every execution of each litmus test under a scoped GPU memory model,\n"
             "lists the final states, says whether the condition can happen, reports races and\n"
@@ -198,6 +201,8 @@ int main(int argc, char **argv)
         return memsim_convert_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "check-corpus") == 0)
         return memsim_check_corpus_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "report") == 0)
+        return memsim_report_main(argc - 1, argv + 1);
     options o = {0};
     o.ex.models[0] = &model_src11;
     o.ex.nmodels = 1;

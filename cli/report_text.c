@@ -16,8 +16,11 @@ static void race_side(const test *t, const event *e, char *buf, int size)
     char scope[32] = "";
     if (e->ord != ORD_PLAIN)
         snprintf(scope, sizeof scope, ", %s scope", scope_name(e->scope));
-    snprintf(buf, (size_t)size, "%s: %s (line %d; %s%s; gpu%d)", e->thread >= 0 ? t->threads[e->thread].name : "init", what,
-             e->src ? e->src->pos.line : 0, ord, scope, e->gpu);
+    char at[160];
+    test_line_name(t, e->src ? e->src->pos.line : 0, at, sizeof at);
+    if (snprintf(buf, (size_t)size, "%s: %s (%s; %s%s; gpu%d)", e->thread >= 0 ? t->threads[e->thread].name : "init",
+                 what, at, ord, scope, e->gpu) >= size)
+        buf[size - 1] = 0; /* a long name is cut, never overrun */
 }
 
 static void report_model(FILE *out, const test *t, const explore_result *r, const model_result *mr)

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ir/ptxmnem.h"
 #include "import.h"
 
 enum { MAXTH = 64 };
@@ -423,17 +424,6 @@ static bool rmw_word(const char *w, rmwop_t *r, bool *unsup)
     return false;
 }
 
-static bool ignorable_ptx(const char *w)
-{
-    static const char *const words[] = {"global", "shared", "shared::cta", "shared::cluster", "generic", "ca", "cg",
-                                         "cs", "lu", "cv", "wb", "wt", "b8", "b16", "b32", "b64", "u8", "u16", "u32",
-                                         "u64", "s8", "s16", "s32", "s64", "aligned", NULL};
-    for (int i = 0; words[i]; i++)
-        if (strcmp(w, words[i]) == 0)
-            return true;
-    return false;
-}
-
 static bool is_proxy_word(const char *w)
 {
     return strcmp(w, "proxy") == 0 || strcmp(w, "tld") == 0 || strcmp(w, "suld") == 0 || strcmp(w, "cold") == 0 ||
@@ -623,89 +613,23 @@ static void ptx_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *i
         return;
     }
     inst in = new_inst(ld ? I_LD : st ? I_ST : I_RMW, it->pos);
-    bool has_ord = false, has_scope = false, has_op = false, vol = false;
-    in.ord = ORD_PLAIN;
-    for (int i = 1; i < m->n; i++) {
-        const char *w = m->w[i];
-        rmwop_t r;
-        bool unsup;
-        if (strcmp(w, "weak") == 0 || strcmp(w, "relaxed") == 0 || strcmp(w, "acquire") == 0 ||
-            strcmp(w, "release") == 0 || strcmp(w, "acq_rel") == 0) {
-            if (has_ord) {
-                err_at(p, m->at[i], "two memory orders on one instruction");
-                return;
-            }
-            has_ord = true;
-            if (strcmp(w, "weak") == 0)
-                in.ord = ORD_PLAIN;
-            else if (strcmp(w, "relaxed") == 0)
-                in.ord = ORD_RELAXED;
-            else if (strcmp(w, "acquire") == 0)
-                in.ord = ORD_ACQUIRE;
-            else if (strcmp(w, "release") == 0)
-                in.ord = ORD_RELEASE;
-            else
-                in.ord = ORD_ACQ_REL;
-        } else if (strcmp(w, "volatile") == 0) {
-            vol = true; /* "the same memory synchronization semantics as ld.relaxed.sys" */
-        } else if (strcmp(w, "mmio") == 0) {
-            err_at(p, m->at[i], "unsupported: .mmio accesses");
-            return;
-        } else if (ptx_scope(w, &in.scope)) {
-            has_scope = true;
-        } else if (strcmp(w, "cluster") == 0) {
-            err_at(p, m->at[i], "unsupported: the .cluster scope (memsim's scopes are cta, gpu and sys)");
-            return;
-        } else if ((atom || red) && rmw_word(w, &r, &unsup)) {
-            if (unsup) {
-                err_at(p, m->at[i], "unsupported: atomic operation '.%s'", w);
-                return;
-            }
-            has_op = true;
-            in.rmw = r;
-        } else if (strcmp(w, "f16") == 0 || strcmp(w, "f32") == 0 || strcmp(w, "f64") == 0 || strcmp(w, "bf16") == 0) {
-            err_at(p, m->at[i], "unsupported: floating-point accesses ('.%s')", w);
-            return;
-        } else if (strcmp(w, "sc") == 0) {
-            err_at(p, m->at[i], "'.sc' is a fence order: PTX memory operations are weak, relaxed, acquire, release or acq_rel");
-            return;
-        } else if (!ignorable_ptx(w)) {
-            err_at(p, m->at[i], "unsupported: PTX modifier '.%s' on %s", w, h);
-            return;
-        }
-    }
-    if (vol) {
-        if (has_ord || atom || red) {
-            err_at(p, m->at[0], ".volatile goes alone on ld or st");
-            return;
-        }
-        in.ord = ORD_RELAXED;
-        in.scope = SCOPE_SYS;
-        has_scope = true;
-    } else if ((atom || red) && !has_ord) {
-        in.ord = ORD_RELAXED;
-    }
-    if (in.ord == ORD_PLAIN) {
-        if (has_scope) {
-            err_at(p, m->at[0], "a weak access has no scope");
-            return;
-        }
-        in.scope = SCOPE_NONE;
-    } else if (!has_scope) {
-        in.scope = SCOPE_AGENT; /* PTX's default scope is .gpu */
-    }
-    if ((ld && (in.ord == ORD_RELEASE || in.ord == ORD_ACQ_REL)) || (st && (in.ord == ORD_ACQUIRE || in.ord == ORD_ACQ_REL))) {
-        err_at(p, m->at[0], "%s cannot be %s", h, order_name(in.ord));
+    const char *words[MAXMOD];
+    for (int i = 0; i < m->n; i++)
+        words[i] = m->w[i];
+    ptx_access a;
+    char why[256];
+    int bad = ptx_access_read(words, m->n, &a, why, sizeof why);
+    if (bad >= 0) {
+        err_at(p, m->at[bad], "%s", why);
         return;
     }
-    if ((atom || red) && in.ord == ORD_PLAIN) {
-        err_at(p, m->at[0], "an atomic cannot be .weak");
+    if (a.vec > 1) {
+        err_at(p, m->at[0], "unsupported: vector accesses (.v%d)", a.vec);
         return;
     }
-    if ((atom || red) && !has_op) {
-        err_at(p, m->at[0], "%s needs an operation (add, sub, exch, cas, and, or, xor, min, max)", h);
-        return;
-    }
+    in.ord = a.ord;
+    in.scope = a.scope;
+    in.rmw = a.rmw;
     if (ld || st) {
         if (!ld_st_operands(p, tid, m, ld, ops, nops, &in))
             return;

@@ -253,9 +253,40 @@ void test_free(test *t)
     free(t->heap.order);
     free(t->heap.offset);
     free(t->target);
+    for (int i = 0; i < t->nsrcmap; i++) {
+        free(t->srcmap[i].file);
+        free(t->srcmap[i].what);
+    }
+    free(t->srcmap);
     free(t->cell_owner);
+    for (int i = 0; i < t->nshmem_calls; i++)
+        free(t->shmem_calls[i].name);
+    free(t->shmem_calls);
     free(t->file);
     free(t->source);
     free(t->name);
     free(t);
+}
+
+const char *test_line_name(const test *t, int line, char *buf, size_t size)
+{
+    if (t->srcmap && line >= 1 && line <= t->nsrcmap && t->srcmap[line - 1].file) {
+        const srcline *s = &t->srcmap[line - 1];
+        const char *base = strrchr(s->file, '/');
+        snprintf(buf, size, "%s:%d", base ? base + 1 : s->file, s->line);
+    } else {
+        snprintf(buf, size, "line %d", line);
+    }
+    return buf;
+}
+
+const char *test_pos_name(const test *t, srcpos p, char *buf, size_t size)
+{
+    if (t->srcmap && p.line >= 1 && p.line <= t->nsrcmap && t->srcmap[p.line - 1].file) {
+        const srcline *s = &t->srcmap[p.line - 1];
+        snprintf(buf, size, "%s:%d:%d", s->file, s->line, s->col);
+    } else {
+        snprintf(buf, size, "%s:%d:%d", t->file ? t->file : "", p.line, p.col);
+    }
+    return buf;
 }

@@ -9,6 +9,9 @@ typedef struct {
     const char **define_names;
     const int64_t *define_values;
     int ndefines;
+    /* A launch file of `memsim kernel` (instrument/): the threads come from
+     * compiled kernels, so a test without threads is not an error. */
+    bool threads_elsewhere;
 } lit_options;
 
 /* Parses .lit text.  On error returns NULL and leaves the first error,

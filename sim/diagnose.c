@@ -20,7 +20,15 @@ static void say(diagnosis *d, const char *fmt, ...)
 }
 
 static const char *who(const test *t, const event *e) { return e->thread >= 0 ? t->threads[e->thread].name : "init"; }
-static int line_of(const event *e) { return e->src ? e->src->pos.line : 0; }
+/* "line 12", or the kernel's "mp.hip:12"; a few rotating buffers serve one message. */
+static const char *line_of_t(const test *t, const event *e)
+{
+    static _Thread_local char bufs[8][160];
+    static _Thread_local int k;
+    k = (k + 1) % 8;
+    return test_line_name(t, e->src ? e->src->pos.line : 0, bufs[k], sizeof bufs[k]);
+}
+#define line_of(e) line_of_t(t, (e))
 
 static bool releasing(const event *e)
 {
@@ -92,7 +100,7 @@ static void cache_poll_note(const test *t, const execution *x, diagnosis *d, int
         char cn[96];
         cell_name(t, P->cell, cn, sizeof cn);
         say(d,
-            "cache modifier is not an acquire: %s polls %s with .%s at line %d, which only bypasses caches; its later "
+            "cache modifier is not an acquire: %s polls %s with .%s at %s, which only bypasses caches; its later "
             "accesses are not ordered after the write it saw (follow the poll with an acquire, or poll with ld.acquire)",
             who(t, P), cn, P->src->cache == CACHE_CV ? "cv" : "volatile", line_of(P));
     }
@@ -130,7 +138,7 @@ void diagnose(const test *t, const model_result *mr, diagnosis *d)
             scope_reason(t, x, rel_has(b.incl, w, r) ? &x->ev[rel] : &x->ev[w],
                          rel_has(b.incl, w, r) ? &x->ev[acq] : &x->ev[r], why, sizeof why);
             cell_name(t, x->ev[w].cell, cn, sizeof cn);
-            say(d, "scope too narrow: %s's release (line %d, %s) and %s's acquire of %s (line %d, %s) do not synchronize: %s",
+            say(d, "scope too narrow: %s's release (%s, %s) and %s's acquire of %s (%s, %s) do not synchronize: %s",
                 who(t, &x->ev[rel]), line_of(&x->ev[rel]), scope_name(x->ev[rel].scope), who(t, &x->ev[acq]), cn,
                 line_of(&x->ev[acq]), scope_name(x->ev[acq].scope), why);
         }
@@ -159,7 +167,7 @@ void diagnose(const test *t, const model_result *mr, diagnosis *d)
                     cell_name(t, W->cell, cn, sizeof cn);
                     cell_name(t, x->ev[w].cell, fl, sizeof fl);
                     say(d,
-                        "missing barrier: %s's store to %s (line %d) is not ordered before %s's release of %s (line %d): a "
+                        "missing barrier: %s's store to %s (%s) is not ordered before %s's release of %s (%s): a "
                         "release covers only its own thread's earlier accesses; put a workgroup barrier between the "
                         "stores and the release",
                         who(t, W), cn, line_of(W), who(t, Rl), fl, line_of(Rl));
@@ -193,7 +201,7 @@ void diagnose(const test *t, const model_result *mr, diagnosis *d)
                 cell_name(t, x->ev[r].cell, cn, sizeof cn);
                 format_value(t, x->ev[r].cell, x->ev[r].value, v1, sizeof v1);
                 format_value(t, x->ev[r].cell, x->ev[w2].value, v2, sizeof v2);
-                say(d, "stale read: %s read %s = %s at line %d, while %s's write of %s (line %d) comes later in %s's "
+                say(d, "stale read: %s read %s = %s at %s, while %s's write of %s (%s) comes later in %s's "
                        "coherence order and was not visible to it",
                     who(t, &x->ev[r]), cn, v1, line_of(&x->ev[r]), who(t, &x->ev[w2]), v2, line_of(&x->ev[w2]), cn);
                 cache_poll_note(t, x, d, r);
