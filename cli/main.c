@@ -46,6 +46,7 @@ static void usage(FILE *f)
             "\n"
             "options:\n"
             "  --model M[,M...]  models to check under: src11 (default), ptx, sc, vulkan, or all\n"
+            "                    (vulkan-dat3m: Dat3M's vulkan.cat variant, not in all)\n"
             "  --json            print JSON instead of text\n"
             "  --herd-log        print herd7's log format (for mcompare7; one model per log)\n"
             "  --dot FILE        write a witness execution (first model) as Graphviz dot\n"
@@ -134,7 +135,7 @@ static int parse_models(options *o, const char *spec)
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         const model *m = model_find(tok);
         if (!m) {
-            fprintf(stderr, "memsim: error: unknown model '%s' (models: src11 ptx sc vulkan, or all)\n", tok);
+            fprintf(stderr, "memsim: error: unknown model '%s' (models: src11 ptx sc vulkan, or all; variant: vulkan-dat3m)\n", tok);
             free(copy);
             return -1;
         }

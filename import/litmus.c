@@ -707,14 +707,18 @@ static void vk_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *it
             in.vk |= VK_AV;
         } else if (strcmp(w, "vis") == 0) {
             in.vk |= VK_VIS;
-        } else if (strcmp(w, "sc0") == 0 || strcmp(w, "sc1") == 0) {
+        } else if (strncmp(w, "sc", 2) == 0 && w[2] >= '0' && w[2] <= '3' && !w[3]) {
+            /* storage classes 0 to 3 and their semantics (Dat3M's vulkan.cat lines 14-15) */
+            static const unsigned sc_bit[4] = {0, VK_SC1, VK_SC2, VK_SC3};
+            if (has_sc) {
+                err_at(p, m->at[i], "an access has one storage class");
+                return;
+            }
             has_sc = true;
-            if (w[2] == '1')
-                in.vk |= VK_SC1;
-        } else if (strcmp(w, "semsc0") == 0) {
-            in.vk |= VK_SEMSC0;
-        } else if (strcmp(w, "semsc1") == 0) {
-            in.vk |= VK_SEMSC1;
+            in.vk |= sc_bit[w[2] - '0'];
+        } else if (strncmp(w, "semsc", 5) == 0 && w[5] >= '0' && w[5] <= '3' && !w[6]) {
+            static const unsigned semsc_bit[4] = {VK_SEMSC0, VK_SEMSC1, VK_SEMSC2, VK_SEMSC3};
+            in.vk |= semsc_bit[w[5] - '0'];
         } else if (strcmp(w, "semav") == 0) {
             in.vk |= VK_SEMAV;
         } else if (strcmp(w, "semvis") == 0) {

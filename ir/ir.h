@@ -173,7 +173,13 @@ enum {
     VK_NONPRIV = 1u << 8,    /* NonPrivatePointer */
     VK_AVDEVICE = 1u << 9,   /* I_FENCE: device-domain availability operation */
     VK_VISDEVICE = 1u << 10, /* I_FENCE: device-domain visibility operation */
+    VK_SC2 = 1u << 11,       /* storage class 2 (Dat3M's vulkan.cat has classes 0 to 3) */
+    VK_SC3 = 1u << 12,       /* storage class 3 */
+    VK_SEMSC2 = 1u << 13,
+    VK_SEMSC3 = 1u << 14,
 };
+/* An access's storage class (0 to 3) from its VK_SC* bits. */
+#define VK_STORAGE_CLASS(vk) (((vk) & VK_SC3) ? 3 : ((vk) & VK_SC2) ? 2 : ((vk) & VK_SC1) ? 1 : 0)
 
 typedef struct {
     char *name;          /* P0, or for instances producer[1,0] and producer[1,0]@2 */
