@@ -75,6 +75,9 @@ cJSON *report_json(const test *t, const explore_result *r)
         }
         cJSON_AddBoolToObject(jm, "races_are_undefined", mr->m->races_are_ub);
         cJSON_AddNumberToObject(jm, "hangs", (double)mr->hangs);
+        cJSON_AddNumberToObject(jm, "cuts", (double)mr->cuts);
+        if (mr->cuts)
+            cJSON_AddStringToObject(jm, "cut", mr->cut_msg);
         if (mr->hangs)
             cJSON_AddStringToObject(jm, "hang", mr->hang_msg);
         if (mr->errors)
