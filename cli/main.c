@@ -15,6 +15,8 @@
 
 #define MEMSIM_VERSION "0.1.0"
 
+int memsim_kernel_main(int argc, char **argv);
+
 enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD_INPUT = 2 };
 
 typedef struct {
@@ -34,6 +36,7 @@ static void usage(FILE *f)
             "usage: memsim [options] FILE.lit|FILE.litmus|FILE.test|DIR ...\n"
             "       memsim convert IN -o OUT.lit|OUT.litmus\n"
             "       memsim check-corpus DIR [--expected FILE.csv] [--model M]\n"
+            "       memsim kernel LAUNCH.lit [--emit-lit] [options]   (check HIP, CUDA and Triton kernels; --help)\n"
             "       memsim hwrun [options] FILE.lit|DIR ...   (run the tests on a GPU; memsim hwrun --help)\n"
             "\n"
             "Enumerates every execution of each litmus test under a scoped GPU memory model,\n"
@@ -194,6 +197,16 @@ int main(int argc, char **argv)
         return memsim_convert_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "check-corpus") == 0)
         return memsim_check_corpus_main(argc - 1, argv + 1);
+#ifdef MEMSIM_HAVE_INSTRUMENT
+    if (argc > 1 && strcmp(argv[1], "kernel") == 0)
+        return memsim_kernel_main(argc - 1, argv + 1);
+#else
+    if (argc > 1 && strcmp(argv[1], "kernel") == 0) {
+        fprintf(stderr, "memsim: error: this memsim was built without LLVM 22 (apt-get install llvm-22-dev clang-22, "
+                        "then rebuild), so memsim kernel is not available\n");
+        return EXIT_BAD_INPUT;
+    }
+#endif
     options o = {0};
     o.ex.models[0] = &model_src11;
     o.ex.nmodels = 1;
