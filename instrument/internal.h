@@ -73,6 +73,7 @@ typedef struct xlate {
     thread *th;          /* the thread being made */
     int tid, wg;         /* its index in the block and its workgroup in the grid */
     LLVMValueRef cur;    /* the instruction being translated, for messages */
+    srcpos last_pos;     /* the latest statement's source line (for code without !dbg) */
     cfg **cfgs;          /* per function, cached for the whole run */
     int ncfgs;
     int lds_first_loc;   /* the LDS locations of this launch's workgroups start here */

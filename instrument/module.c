@@ -175,7 +175,9 @@ module *module_load(const char *path, const instr_opts *o, char *err, size_t err
     }
     m->td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m->mod));
     const char *triple = LLVMGetTarget(m->mod);
-    m->nvptx = triple && strncmp(triple, "nvptx", 5) == 0;
+    /* Triton's NVIDIA IR names no triple: an AMDGPU data layout says A5 (private memory in address space 5) */
+    m->nvptx = (triple && strncmp(triple, "nvptx", 5) == 0) ||
+               ((!triple || !*triple) && !strstr(LLVMGetDataLayoutStr(m->mod), "-A5"));
 #define SS(field, name) m->field = LLVMGetSyncScopeID(m->ctx, name, strlen(name))
     SS(ss_wave, "wavefront");
     SS(ss_wg, "workgroup");

@@ -96,17 +96,20 @@ srcpos xpos(xlate *x, LLVMValueRef inst)
     char file[512];
     int line, col;
     where(x, inst, file, sizeof file, &line, &col);
+    if (line == 0 && x->last_pos.line > 0)
+        return x->last_pos; /* no !dbg: the statement before it is the nearest source line */
     test *t = x->t;
     for (int i = 0; i < t->nsrcmap; i++)
         if (t->srcmap[i].line == line && t->srcmap[i].col == col && strcmp(t->srcmap[i].file, file) == 0)
-            return (srcpos){i + 1, col};
+            return x->last_pos = (srcpos){i + 1, col};
     t->srcmap = realloc(t->srcmap, (size_t)(t->nsrcmap + 1) * sizeof *t->srcmap);
     srcline *s = &t->srcmap[t->nsrcmap++];
     s->file = strdup(file);
     s->line = line;
     s->col = col;
     s->what = inst ? inst_text(inst) : NULL;
-    return (srcpos){t->nsrcmap, col};
+    x->last_pos = (srcpos){t->nsrcmap, col};
+    return x->last_pos;
 }
 
 /* ---- registers and values ------------------------------------------------------------- */
@@ -1739,6 +1742,7 @@ int instrument_test(test *t, const launch_file *lf, const instr_opts *o, instr_n
                 th->kernel = kidx;
                 th->pos = L->pos;
                 x->th = th;
+                x->last_pos = (srcpos){0, 0};
                 x->tid = tid;
                 x->wg = b;
                 if (!translate_thread(x, fn, args, L->nargs))
