@@ -1021,6 +1021,27 @@ static bool call(xlate *x, frame *f, block *out, LLVMValueRef in, val *r)
         *r = val_known(wrap(v, bits));
         return true;
     }
+    if (strcmp(name, "__atomic_work_item_fence") == 0 && nargs == 3) {
+        /* OpenCL's fence, as the HIP headers' __syncthreads and __threadfence call it:
+         * (flags, memory_order: 2 acquire 3 release 4 acq_rel 5 seq_cst, memory_scope:
+         * 0 work-item 1 work-group 2 device 3 all devices 4 sub-group) */
+        val *o = xoperand(x, f, LLVMGetOperand(in, 1)), *sc = xoperand(x, f, LLVMGetOperand(in, 2));
+        if (!o || !sc || o->k != V_KNOWN || sc->k != V_KNOWN || o->c < 0 || o->c > 5 || sc->c < 0 || sc->c > 4) {
+            if (!x->failed)
+                xfail(x, "__atomic_work_item_fence with an order or scope that is not a constant");
+            return false;
+        }
+        static const order_t ord[] = {ORD_RELAXED, ORD_RELAXED, ORD_ACQUIRE, ORD_RELEASE, ORD_ACQ_REL, ORD_SEQ_CST};
+        static const scope_t scp[] = {SCOPE_THREAD, SCOPE_WG, SCOPE_AGENT, SCOPE_SYS, SCOPE_WAVE};
+        *r = val_known(0);
+        if (ord[o->c] == ORD_RELAXED || scp[sc->c] == SCOPE_THREAD)
+            return true;
+        inst fe = new_inst(I_FENCE);
+        fe.ord = ord[o->c];
+        fe.scope = scp[sc->c];
+        emit_access(x, out, &fe, in);
+        return true;
+    }
     if (LLVMIsDeclaration(callee)) {
         xfail(x, "a call to %s, which has no body in this IR and which memsim does not know", name);
         return false;
@@ -1283,7 +1304,7 @@ static wend walk(xlate *x, frame *f, LLVMBasicBlockRef bb, LLVMBasicBlockRef pre
         if (!enter_block(x, f, bb, pred))
             return W_FAIL;
         if (++f->visits[bi] > x->o->unroll) {
-            x->cur = LLVMGetFirstInstruction(bb);
+            x->cur = LLVMGetBasicBlockTerminator(bb);
             xfail(x, "a loop runs more than %d iterations (the unroll bound; raise it with --unroll N, or make the "
                      "launch smaller)", x->o->unroll);
             return W_FAIL;
@@ -1546,6 +1567,10 @@ static bool step(xlate *x, frame *f, block *out, LLVMValueRef in)
     case LLVMCall: ok = call(x, f, out, in, &r); break;
     case LLVMAlloca:
         xfail(x, "private (stack) memory is not modelled: compile with -O1 or higher so that it is promoted to registers");
+        return false;
+    case LLVMFAdd: case LLVMFSub: case LLVMFMul: case LLVMFDiv: case LLVMFRem: case LLVMFNeg: case LLVMFCmp:
+    case LLVMFPToSI: case LLVMFPToUI: case LLVMSIToFP: case LLVMUIToFP: case LLVMFPTrunc: case LLVMFPExt:
+        xfail(x, "floating-point arithmetic is not modelled (memsim tracks integers; give the kernel integer data)");
         return false;
     default:
         xfail(x, "an instruction memsim does not understand");
