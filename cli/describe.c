@@ -58,7 +58,11 @@ void event_describe(const test *t, const event *e, char *buf, int size)
         snprintf(m2, sizeof m2, ".%s%s", rmw_name(e->src->rmw), mods);
         snprintf(mods, sizeof mods, "%.63s", m2);
     }
-    snprintf(buf, (size_t)size, "%s%s%s%s%s", what, mods, e->implicit ? " (implicit, for seq_cst)" : "", cn[0] ? " " : "", cn);
+    /* A statement desugared from a SHMEM call is named by the call. */
+    const char *call = e->src && e->src->shmem > 0 && e->src->shmem <= t->nshmem_calls
+                           ? t->shmem_calls[e->src->shmem - 1].name : NULL;
+    snprintf(buf, (size_t)size, "%s%s%s%s%s%s%s%s", call ? call : "", call ? " (" : "", what, mods,
+             e->implicit ? " (implicit, for seq_cst)" : "", call ? ")" : "", cn[0] ? " " : "", cn);
 }
 
 const expectation *expectation_for(const test *t, const char *model)

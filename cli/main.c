@@ -13,6 +13,8 @@
 #include "../lit/parse.h"
 #include "report.h"
 
+int memsim_report_main(int argc, char **argv); /* cli/report_main.c */
+
 #define MEMSIM_VERSION "0.1.0"
 
 int memsim_kernel_main(int argc, char **argv);
@@ -38,6 +40,7 @@ static void usage(FILE *f)
             "       memsim check-corpus DIR [--expected FILE.csv] [--model M]\n"
             "       memsim kernel LAUNCH.lit [--emit-lit] [options]   (check HIP, CUDA and Triton kernels; --help)\n"
             "       memsim hwrun [options] FILE.lit|DIR ...   (run the tests on a GPU; memsim hwrun --help)\n"
+            "       memsim report RUN.json|DIR ... -o OUTDIR  (hwrun's runs side by side; memsim report --help)\n"
             "\n"
             "Enumerates every execution of each litmus test under a scoped GPU memory model,\n"
             "lists the final states, says whether the condition can happen, reports races and\n"
@@ -197,6 +200,8 @@ int main(int argc, char **argv)
         return memsim_convert_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "check-corpus") == 0)
         return memsim_check_corpus_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "report") == 0)
+        return memsim_report_main(argc - 1, argv + 1);
 #ifdef MEMSIM_HAVE_INSTRUMENT
     if (argc > 1 && strcmp(argv[1], "kernel") == 0)
         return memsim_kernel_main(argc - 1, argv + 1);

@@ -19,6 +19,8 @@ static cJSON *event_json(const test *t, const event *e)
     cJSON_AddNumberToObject(j, "gpu", e->gpu);
     cJSON_AddNumberToObject(j, "line", e->src ? e->src->pos.line : 0);
     cJSON_AddNumberToObject(j, "column", e->src ? e->src->pos.col : 0);
+    if (e->src && e->src->shmem > 0 && e->src->shmem <= t->nshmem_calls)
+        cJSON_AddStringToObject(j, "shmem_call", t->shmem_calls[e->src->shmem - 1].name);
     return j;
 }
 

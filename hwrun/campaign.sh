@@ -5,7 +5,15 @@
 #                               does the harness work here, and how fast is it?
 #   hwrun/campaign.sh h100      every library test whose threads sit on one GPU (kind nvidia-h100-x1)
 #   hwrun/campaign.sh h200x2    every library test across GPUs, with the start-skew sweep (nvidia-h200-x2)
+#   hwrun/campaign.sh kernels-h100    the 28 kernel skeletons (litmus/kernels/), every rank folded onto
+#                               one H100 (--fold-gpus: ranks as kernels and heaps of one device) (nvidia-h100-x1)
+#   hwrun/campaign.sh kernels-h200x2  the kernel skeletons with one rank per GPU (2 ranks); tests with
+#                               more ranks than GPUs run folded (nvidia-h200-x2)
 #   (or kind=h100 hwrun/campaign.sh)
+#
+# The kernel modes also write $OUT/hwrun-<kind>-<date>.tar.gz (everything under results/) and
+# $OUT/summary-<kind>-<date>.txt; unpack with
+#   mkdir -p results/<date>-<kind> && tar -xzf hwrun-<kind>-<date>.tar.gz -C results/<date>-<kind>
 #
 # Run from the repository root on the GPU machine.  It builds memsim's hwrun
 # there (plain gcc: no cJSON, no CMake needed; a carried build-hwrun/ is the
@@ -22,7 +30,8 @@
 set -uo pipefail
 
 kind=${1:-${kind:-smoke}}
-case $kind in smoke|h100|h200x2|bench) ;; *) echo "usage: $0 smoke|h100|h200x2|bench" >&2; exit 2 ;; esac
+case $kind in smoke|h100|h200x2|bench|kernels-h100|kernels-h200x2) ;;
+  *) echo "usage: $0 smoke|h100|h200x2|bench|kernels-h100|kernels-h200x2" >&2; exit 2 ;; esac
 start=$(date +%s)
 limit=${CAMPAIGN_SECONDS:-530}          # hard stop for the whole script (< 9 minutes)
 out=${OUT:-$PWD/hwrun-out}
@@ -42,7 +51,7 @@ left() { echo $(( limit - ($(date +%s) - start) )); }
 say "kind=$kind out=$res"
 { uname -a; cat /etc/os-release 2>/dev/null | head -2; } >> "$log" 2>&1
 timeout 20 nvidia-smi >> "$log" 2>&1 || say "nvidia-smi: not available"
-[ "$kind" = h200x2 ] && { timeout 20 nvidia-smi topo -m >> "$log" 2>&1 || true; }
+case $kind in *h200x2) timeout 20 nvidia-smi topo -m >> "$log" 2>&1 || true ;; esac
 
 # ---- build ------------------------------------------------------------------------------
 bin=""
@@ -210,7 +219,8 @@ h100|h200x2)
     >> "$log" 2>&1 || say "tune failed or timed out (see the log); the default environment is used"
   envargs=()
   [ -s "$env_file" ] && envargs=(--env-file "$env_file") && say "environment: $(grep -v '^#' "$env_file")"
-  find litmus -name '*.lit' | sort > "$work/all.list"
+  # The kernel skeletons have campaigns of their own (kernels-h100, kernels-h200x2).
+  find litmus -name '*.lit' -not -path 'litmus/kernels/*' | sort > "$work/all.list"
   if [ $kind = h100 ]; then
     # 3e7 instances bound a forbidden outcome below 1e-7 (rule of three); the budget shares the rest.
     run_tests h100 $(( $(left) - 40 )) "$work/all.list" --select single "${envargs[@]}" \
@@ -221,6 +231,64 @@ h100|h200x2)
       --instances 3e7 --seconds 30 --skew 0,100,200,400,800,1600,3200 --control auto --control-seconds 0.5
     merge_json h200x2 "$res/hwrun-h200x2-$stamp.json"
   fi
+  ;;
+kernels-h100|kernels-h200x2)
+  # The kernel skeletons: default environment (no tuning: the time goes to the kernels), the
+  # start-skew sweep between ranks, every bug's first sighting recorded (JSON "bug").
+  find litmus/kernels -name '*.lit' | sort > "$work/kernels.list"
+  n=$(wc -l < "$work/kernels.list")
+  if [ $kind = kernels-h100 ]; then
+    say "kernels-h100: $n kernel skeletons, every rank folded onto device 0"
+    run_tests kernels $(( $(left) - 40 )) "$work/kernels.list" --fold-gpus \
+      --instances 3e7 --seconds 12 --skew 0,200,800,3200 --control none
+  else
+    ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
+    [ "${ngpu:-0}" -ge 1 ] || ngpu=2
+    # Tests with at most as many ranks as GPUs run one rank per GPU; the others folded.
+    : > "$work/cross.list"; : > "$work/fold.list"
+    while read -r f; do
+      r=$(sed -n 's/.*ranks[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$f" | head -1)
+      if [ "${r:-2}" -le "$ngpu" ]; then echo "$f" >> "$work/cross.list"; else echo "$f" >> "$work/fold.list"; fi
+    done < "$work/kernels.list"
+    say "kernels-h200x2: $(wc -l < "$work/cross.list") skeletons across GPUs, $(wc -l < "$work/fold.list") folded"
+    run_tests kernels $(( ($(left) - 40) * 9 / 10 )) "$work/cross.list" \
+      --instances 3e7 --seconds 14 --skew 0,200,800,3200 --control none
+    [ -s "$work/fold.list" ] && run_tests kernels_folded $(( $(left) - 30 )) "$work/fold.list" --fold-gpus \
+      --instances 3e7 --seconds 14 --skew 0,200,800,3200 --control none
+    merge_json kernels_folded "$res/hwrun-$kind-folded-$stamp.json"
+  fi
+  merge_json kernels "$res/hwrun-$kind-$stamp.json"
+  ;;
+esac
+case $kind in
+kernels-*)
+  # One line per kernel: what the model says and what the hardware showed.
+  if command -v python3 > /dev/null; then
+    python3 - "$res" "$kind" "$stamp" <<'PY' | tee "$res/kernels-summary-$kind-$stamp.txt" | tee -a "$log"
+import glob, json, sys
+res, kind, stamp = sys.argv[1:4]
+for js in sorted(glob.glob(f"{res}/hwrun-{kind}*-{stamp}.json")):
+    d = json.load(open(js))
+    for t in d.get("tests", []):
+        b = t.get("bug") or {}
+        name = t.get("file", "?").split("/")[-1]
+        if t.get("status") != "ran":
+            print(f"{name:40s} {t.get('status')}: {t.get('reason', '')[:100]}")
+            continue
+        v = b.get("model_verdict", "?")
+        if b.get("seen"):
+            what = (f"bug SEEN {b['count']}/{b['instances']} first after {b['first_seen_after_seconds']:.3g} s "
+                    f"({b['first_seen_after_iterations']} launches)")
+        else:
+            what = f"bug not seen in {b.get('instances', 0)} (95% bound {b.get('upper95_exact', 1):.2g})"
+        ooh = (t.get("out_of_heap") or {}).get("count", 0)
+        print(f"{name:40s} {t.get('judge_model')}: {v:6s} {what}; out of heap {ooh}; "
+              f"{'folded' if t.get('folded') else 'one rank per GPU'}; timeouts {(t.get('timeouts') or {}).get('count', 0)}")
+PY
+  fi
+  cp "$summary" "$out/summary-$kind-$stamp.txt" 2>/dev/null || true
+  [ -s "$res/kernels-summary-$kind-$stamp.txt" ] && cat "$res/kernels-summary-$kind-$stamp.txt" >> "$out/summary-$kind-$stamp.txt"
+  tar -czf "$out/hwrun-$kind-$stamp.tar.gz" -C "$res" . && say "wrote $out/hwrun-$kind-$stamp.tar.gz"
   ;;
 esac
 say "done in $(( $(date +%s) - start )) s; results:"

@@ -47,6 +47,8 @@ static void usage(FILE *f)
             "                     with the control's result beside it\n"
             "  --control-seconds S  time for each control (default 1)\n"
             "  --devices LIST     physical devices that play test GPUs 0,1,... (default 0,1,...)\n"
+            "  --fold-gpus        run all test GPUs (ranks) of a test on one device (the first of --devices):\n"
+            "                     each rank's kernels and heap become kernels and memory of that device\n"
             "  --select all|single|multi  run all tests, or those on one GPU, or those across GPUs\n"
             "  --json FILE        everything to reproduce and report: devices, driver, source, parameters,\n"
             "                     seeds, counts, rates, intervals     --no-source  leave the source out\n"
@@ -187,9 +189,23 @@ static void one_line(FILE *f, const hw_testresult *r)
     default: break;
     }
     uint64_t k = r->t->cond ? weak_count(r, &r->total) : 0;
-    fprintf(f, "%-56s %s: %s; condition %llu of %llu (%.2g/s); %.3g instances/s%s\n", name,
+    char bug[160] = "";
+    uint64_t bk, bl;
+    double bs;
+    /* Kernels (a heap): how often the bug the models look for showed, and when first. */
+    if (r->t->heap.present && hw_bug_stats(r, &r->total, &bk, &bs, &bl)) {
+        if (bk)
+            snprintf(bug, sizeof bug, "; bug states %llu, first after %.3g s (%llu launches)", (unsigned long long)bk,
+                     bs, (unsigned long long)bl);
+        else
+            snprintf(bug, sizeof bug, "; no bug state");
+    }
+    if (r->t->heap.present && r->total.hist && r->total.hist[ot_bucket_ooh(&r->o)])
+        snprintf(bug + strlen(bug), sizeof bug - strlen(bug), "; out of heap %llu",
+                 (unsigned long long)r->total.hist[ot_bucket_ooh(&r->o)]);
+    fprintf(f, "%-56s %s: %s; condition %llu of %llu (%.2g/s)%s; %.3g instances/s%s\n", name,
             r->o.models[r->judge]->name, verdict_name(r->o.verdict[r->judge]), (unsigned long long)k,
-            (unsigned long long)r->total.instances, r->total.seconds > 0 ? (double)k / r->total.seconds : 0,
+            (unsigned long long)r->total.instances, r->total.seconds > 0 ? (double)k / r->total.seconds : 0, bug,
             r->total.seconds > 0 ? (double)r->total.instances / r->total.seconds : 0,
             r->forbidden_seen ? (r->anomaly ? "  FORBIDDEN OUTCOME SEEN, HARNESS ANOMALY SUSPECTED" : "  FORBIDDEN OUTCOME SEEN")
             : r->platform_caveat ? "  PLATFORM CAVEAT (host atomics not native: not judged)"
@@ -368,6 +384,8 @@ int hwrun_main(int argc, char **argv)
         } else if (strcmp(a, "--control-seconds") == 0) {
             NEEDV();
             control_seconds = parse_num(v);
+        } else if (strcmp(a, "--fold-gpus") == 0) {
+            o.fold_gpus = true;
         } else if (strcmp(a, "--devices") == 0) {
             NEEDV();
             int n = 0;

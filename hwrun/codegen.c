@@ -63,6 +63,32 @@ static void add_expect(gen *g, const char *s)
 
 /* ---- expressions ----------------------------------------------------------------- */
 
+int hw_nparams(const test *t)
+{
+    return t->heap.present ? PI_HEAP_OFF(t->nlocs, t->heap.ranks - 1) + 1 : PI_COUNT(t->nlocs);
+}
+
+bool heap_loc(const test *t, int l, int *rank, int *var)
+{
+    if (!t->heap.present)
+        return false;
+    for (int v = 0; v < t->heap.nvars; v++)
+        for (int r = 0; r < t->heap.ranks; r++)
+            if (t->heap.vars[v].loc[r] == l) {
+                *rank = r;
+                *var = v;
+                return true;
+            }
+    return false;
+}
+
+/* The test whose expressions are being emitted: &var[i] needs its heap
+ * layout (codegen runs one test at a time). */
+static const test *cur_test;
+/* Loop variables of the loops being unrolled (they hold barriers). */
+static int64_t unroll_v[PLAN_MAX_REGS];
+static bool unroll_s[PLAN_MAX_REGS];
+
 static void emit_const(sbuf *b, int64_t v)
 {
     if (v == INT64_MIN)
@@ -80,6 +106,29 @@ static void emit_expr(sbuf *b, const expr *e, int th)
     case EX_NOT: sb_puts(b, "((i64)!("); emit_expr(b, e->a, th); sb_puts(b, "))"); return;
     case EX_BNOT: sb_puts(b, "(~("); emit_expr(b, e->a, th); sb_puts(b, "))"); return;
     case EX_BIN: break;
+    case EX_ADDR: {
+        /* &var[i] on the thread's own rank: its heap base (this instance's) + the variable's offset. */
+        const test *t = cur_test;
+        int g = t->threads[th].gpu;
+        const symvar *V = &t->heap.vars[e->symvar];
+        sb_printf(b, "((i64)(ms_hb[%d] + %lldull + (u64)(", g, (long long)t->heap.offset[g][e->symvar]);
+        if (e->a)
+            emit_expr(b, e->a, th);
+        else
+            sb_puts(b, "0");
+        sb_printf(b, ") * %dull))", (int)vtype_size(V->type));
+        return;
+    }
+    case EX_TRANSLATE:
+        /* Iris's __translate: base[to] + (p - base[from]), with this instance's heap-base table. */
+        sb_puts(b, "ms_tr(");
+        emit_expr(b, e->a, th);
+        sb_puts(b, ", ");
+        emit_expr(b, e->b, th);
+        sb_puts(b, ", ");
+        emit_expr(b, e->c, th);
+        sb_puts(b, ", ms_hb, &ms_st)");
+        return;
     default: sb_puts(b, "0 /* unsupported expression */"); return; /* plan_build refuses these */
     }
     static const char *fn[] = {[BIN_ADD] = "ms_add", [BIN_SUB] = "ms_sub", [BIN_MUL] = "ms_mul", [BIN_DIV] = "ms_div",
@@ -108,6 +157,60 @@ static void regs_of(const expr *e, bool *used)
         used[e->reg] = true;
     regs_of(e->a, used);
     regs_of(e->b, used);
+    regs_of(e->c, used);
+}
+
+/* The heap variable a value's address came from, +1 (0: none), as memsim
+ * follows it (symexec's origin): &var, translate, and +/- of an offset. */
+static void emit_origin(sbuf *b, const expr *e, int th)
+{
+    switch (e->kind) {
+    case EX_REG: sb_printf(b, "t%d_o%d", th, e->reg); return;
+    case EX_ADDR: sb_printf(b, "%d", e->symvar + 1); return;
+    case EX_TRANSLATE: emit_origin(b, e->a, th); return;
+    case EX_BIN:
+        if (e->op == BIN_ADD || e->op == BIN_SUB) {
+            sb_puts(b, e->op == BIN_ADD ? "ms_oadd(" : "ms_osub(");
+            emit_origin(b, e->a, th);
+            sb_puts(b, ", ");
+            emit_origin(b, e->b, th);
+            sb_puts(b, ")");
+            return;
+        }
+        sb_puts(b, "0");
+        return;
+    default: sb_puts(b, "0"); return;
+    }
+}
+
+/* The element type an address expression points to, found statically (the
+ * instruction needs one): the variable of &var, through translate, +/- and
+ * the registers assigned from them; i32 when nothing says. */
+static bool find_assign_type(const block *b, int reg, int th, vtype_t *ty, int depth);
+static bool ptr_type(const expr *e, int th, vtype_t *ty, int depth)
+{
+    if (!e || depth > 16)
+        return false;
+    switch (e->kind) {
+    case EX_ADDR: *ty = cur_test->heap.vars[e->symvar].type; return true;
+    case EX_TRANSLATE: return ptr_type(e->a, th, ty, depth + 1);
+    case EX_BIN: return ptr_type(e->a, th, ty, depth + 1) || ptr_type(e->b, th, ty, depth + 1);
+    case EX_REG: return find_assign_type(&cur_test->threads[th].code, e->reg, th, ty, depth + 1);
+    default: return false;
+    }
+}
+
+static bool find_assign_type(const block *b, int reg, int th, vtype_t *ty, int depth)
+{
+    for (int i = 0; i < b->n; i++) {
+        const inst *in = &b->v[i];
+        if (in->kind == I_ASSIGN && in->dst == reg && ptr_type(in->val, th, ty, depth))
+            return true;
+        if ((in->kind == I_IF || in->kind == I_FOR) &&
+            (find_assign_type(&in->body, reg, th, ty, depth) || find_assign_type(&in->els, reg, th, ty, depth)))
+            return true;
+    }
+    return false;
 }
 
 /* The expression, plus ((registers it reads) & ms_z): ms_z is 0 at run time
@@ -158,6 +261,8 @@ static bool needs_guard_block(const block *b, const test *t)
             return true; /* a non-positive step is an error of the execution */
         if (in->kind == I_IF && (needs_guard_block(&in->body, t) || needs_guard_block(&in->els, t)))
             return true;
+        if ((in->kind == I_LD || in->kind == I_ST || in->kind == I_RMW) && (in->mem.loc < 0 || in->mem.peer || in->mem.ptr))
+            return true; /* heap operands: the address may be bad */
         if ((in->kind == I_LD || in->kind == I_ST || in->kind == I_RMW) && in->mem.index) {
             const expr *x = in->mem.index;
             if (x->kind != EX_CONST || x->value < 0 || x->value >= t->locs[in->mem.loc].len)
@@ -169,11 +274,17 @@ static bool needs_guard_block(const block *b, const test *t)
 
 static void emit_block(gen *g, int th, const block *b, int depth, bool guard, int seg, int *cur);
 
-/* The address of element ix (a string) of location l for this instance. */
+/* The address of element ix (a string) of location l for this instance.  A
+ * heap variable's copy lives in its rank's heap slice of this instance:
+ * base (heap + the variable's offset) + slot * slice size + ix * element. */
 static void addr_string(char *buf, size_t size, const test *t, int l, const char *ix)
 {
     const location *L = &t->locs[l];
-    if (L->len == 1)
+    int hr, hv;
+    if (heap_loc(t, l, &hr, &hv))
+        snprintf(buf, size, "(p.v[%d] + sl%d * p.v[%d] + (u64)(%s) * %dull)", PI_LOC_BASE(l), l, PI_LOC_SPACE(l), ix,
+                 loc_size(L));
+    else if (L->len == 1)
         snprintf(buf, size, "(p.v[%d] + sl%d * p.v[%d])", PI_LOC_BASE(l), l, PI_LOC_SPACE(l));
     else
         snprintf(buf, size, "(p.v[%d] + (sl%d * %dull + (u64)(%s)) * p.v[%d])", PI_LOC_BASE(l), l, L->len, ix,
@@ -187,58 +298,30 @@ static void indent(char *ind, int depth)
     ind[n] = 0;
 }
 
-static void emit_mem(gen *g, int th, const inst *in, int depth)
+/* The access itself, at address `a` (a u64 in scope), of type ty. */
+static void emit_access(gen *g, int th, const inst *in, vtype_t ty, int depth, const char *dst)
 {
-    const test *t = g->t;
     sbuf *b = g->b;
-    const location *L = &t->locs[in->mem.loc];
-    int nregs = t->threads[th].nregs;
-    char ind[72], ind2[72], addr[512], dst[64];
-    indent(ind, depth);
-    indent(ind2, depth + 1);
-    if (in->dst >= 0)
-        snprintf(dst, sizeof dst, "t%d_r%d", th, in->dst);
-    else
-        snprintf(dst, sizeof dst, "t%d_sink", th);
+    int nregs = g->t->threads[th].nregs;
+    char ind2[72];
+    indent(ind2, depth);
     if (g->em->expect) {
         sbuf e = {0};
-        g->em->expect(&e, L->type, in);
+        g->em->expect(&e, ty, in);
         if (e.len)
             add_expect(g, e.s);
         sb_free(&e);
     }
-    sb_printf(b, "%s{ /* line %d */\n", ind, in->pos.line);
-    /* The element. */
-    const expr *x = in->mem.index;
-    if (x && x->kind == EX_CONST) {
-        if (x->value < 0 || x->value >= L->len) {
-            sb_printf(b, "%sms_st |= 2u; ms_ok = 0; /* index %lld is out of range */\n%s}\n", ind2,
-                      (long long)x->value, ind);
-            return;
-        }
-        char ix[32];
-        snprintf(ix, sizeof ix, "%lld", (long long)x->value);
-        addr_string(addr, sizeof addr, t, in->mem.loc, ix);
-    } else if (x) {
-        char *v = value_string(x, th, nregs);
-        sb_printf(b, "%sconst i64 ix = %s;\n", ind2, v);
-        free(v);
-        sb_printf(b, "%sif ((u64)ix >= %dull) { ms_st |= 2u; ms_ok = 0; } else {\n", ind2, L->len);
-        addr_string(addr, sizeof addr, t, in->mem.loc, "ix");
-    } else {
-        addr_string(addr, sizeof addr, t, in->mem.loc, "0");
-    }
-    sb_printf(b, "%sconst u64 a = %s;\n", ind2, addr);
     char *val = in->val ? value_string(in->val, th, nregs) : NULL;
     char *val2 = in->val2 ? value_string(in->val2, th, nregs) : NULL;
     switch (in->kind) {
-    case I_LD: g->em->load(b, ind2, L->type, in, "a", dst); break;
-    case I_ST: g->em->store(b, ind2, L->type, in, "a", val); break;
-    case I_RMW: g->em->rmw(b, ind2, L->type, in, "a", dst, val, val2); break;
+    case I_LD: g->em->load(b, ind2, ty, in, "a", dst); break;
+    case I_ST: g->em->store(b, ind2, ty, in, "a", val); break;
+    case I_RMW: g->em->rmw(b, ind2, ty, in, "a", dst, val, val2); break;
     case I_AWAIT: {
         char *want = value_string(in->want, th, nregs);
         char ind3[72];
-        indent(ind3, depth + 2);
+        indent(ind3, depth + 1);
         sb_printf(b, "%sconst i64 w = %s;\n", ind2, want);
         free(want);
         if (in->await_rmw) {
@@ -247,9 +330,9 @@ static void emit_mem(gen *g, int th, const inst *in, int depth)
         }
         sb_printf(b, "%sconst u64 t0 = clock64();\n%si64 v = 0;\n%sfor (unsigned n = 1;; n++) {\n", ind2, ind2, ind2);
         if (in->await_rmw)
-            g->em->rmw(b, ind3, L->type, in, "a", "v", "c1", "c2");
+            g->em->rmw(b, ind3, ty, in, "a", "v", "c1", "c2");
         else
-            g->em->load(b, ind3, L->type, in, "a", "v");
+            g->em->load(b, ind3, ty, in, "a", "v");
         sb_printf(b, "%sif (v %s w) break;\n", ind3, binop_spelling(in->await_op));
         sb_printf(b,
                   "%sif ((n & 15u) == 0 && clock64() - t0 > p.v[%d]) { ms_st |= 1u; ms_ok = 0; break; } /* bounded: "
@@ -262,8 +345,114 @@ static void emit_mem(gen *g, int th, const inst *in, int depth)
     }
     default: break;
     }
+    if (in->dst >= 0)
+        sb_printf(b, "%st%d_o%d = 0; /* a value read from memory points nowhere known */\n", ind2, th, in->dst);
     free(val);
     free(val2);
+}
+
+/* var@peer[i] and [ptr]: the address is computed on the device with the
+ * instance's heap-base table, as Iris computes it, and then located: outside
+ * every heap of the instance it is "out of heap" (counted, the access skipped,
+ * the thread stops: never a fault); past every variable or misaligned it is
+ * an error that ends the thread (memsim ends the path there); in another
+ * variable or element than the operand meant (ranks allocating the heap in
+ * different orders) the error bit is set and the access is made where it
+ * landed, as memsim does and as the hardware would. */
+static void emit_heap_mem(gen *g, int th, const inst *in, int depth, const char *dst)
+{
+    const test *t = g->t;
+    const symheap *h = &t->heap;
+    sbuf *b = g->b;
+    int nregs = t->threads[th].nregs;
+    int gpu = t->threads[th].gpu;
+    char ind[72], ind2[72], ind3[72];
+    indent(ind, depth);
+    indent(ind2, depth + 1);
+    indent(ind3, depth + 2);
+    vtype_t ty = TY_I32;
+    sb_printf(b, "%s{ /* line %d: a heap address computed on the device */\n", ind, in->pos.line);
+    if (in->mem.ptr) {
+        if (!ptr_type(in->mem.ptr, th, &ty, 0))
+            ty = TY_I32;
+        char *pv = value_string(in->mem.ptr, th, nregs);
+        sbuf o = {0};
+        emit_origin(&o, in->mem.ptr, th);
+        sb_printf(b, "%sconst u64 a = (u64)(%s);\n%sconst int want_v = %s, want_r = -1; const i64 want_e = -1;\n", ind2,
+                  pv, ind2, o.s);
+        sb_free(&o);
+        free(pv);
+    } else {
+        const symvar *V = &h->vars[in->mem.symvar];
+        ty = V->type;
+        char *pr = value_string(in->mem.peer, th, nregs);
+        char *ix = in->mem.index ? value_string(in->mem.index, th, nregs) : strdup("(0LL)");
+        sb_printf(b, "%sconst i64 pr = %s, ix = %s;\n", ind2, pr, ix);
+        free(pr);
+        free(ix);
+        sb_printf(b, "%sif ((u64)pr >= %dull || (u64)ix >= %dull) { ms_st |= 2u; ms_ok = 0; } else {\n", ind2, h->ranks,
+                  V->len);
+        /* base[peer] + (&var[i] on this rank - base[this rank]) */
+        sb_printf(b, "%sconst u64 a = ms_hb[pr] + %lldull + (u64)ix * %dull;\n", ind2,
+                  (long long)h->offset[gpu][in->mem.symvar], (int)vtype_size(V->type));
+        sb_printf(b, "%sconst int want_v = %d, want_r = (int)pr; const i64 want_e = ix;\n", ind2, in->mem.symvar + 1);
+    }
+    sb_printf(b, "%sint wv = 0; i64 we = 0;\n%sconst int wr = ms_where(a, ms_hb, &wv, &we);\n", ind2, ind2);
+    sb_printf(b, "%sif (wr == -1) { ms_st |= 4u; ms_ok = 0; } /* out of heap */\n", ind2);
+    sb_printf(b, "%selse if (wr < 0 || ms_hesz[wv] != %d) { ms_st |= 2u; ms_ok = 0; } /* no variable there */\n", ind2,
+              (int)vtype_size(ty));
+    sb_printf(b, "%selse {\n", ind2);
+    sb_printf(b, "%sif ((want_v > 0 && wv != want_v - 1) || (want_r >= 0 && (wr != want_r || we != want_e))) ms_st |= 2u; "
+                 "/* bad heap translation */\n",
+              ind3);
+    emit_access(g, th, in, ty, depth + 2, dst);
+    sb_printf(b, "%s}\n", ind2);
+    if (!in->mem.ptr)
+        sb_printf(b, "%s}\n", ind2);
+    sb_printf(b, "%s}\n", ind);
+}
+
+static void emit_mem(gen *g, int th, const inst *in, int depth)
+{
+    const test *t = g->t;
+    sbuf *b = g->b;
+    int nregs = t->threads[th].nregs;
+    char ind[72], ind2[72], addr[512], dst[64];
+    indent(ind, depth);
+    indent(ind2, depth + 1);
+    if (in->dst >= 0)
+        snprintf(dst, sizeof dst, "t%d_r%d", th, in->dst);
+    else
+        snprintf(dst, sizeof dst, "t%d_sink", th);
+    int loc = mem_static_loc(t, t->threads[th].gpu, &in->mem);
+    if (loc < 0) {
+        emit_heap_mem(g, th, in, depth, dst);
+        return;
+    }
+    const location *L = &t->locs[loc];
+    sb_printf(b, "%s{ /* line %d */\n", ind, in->pos.line);
+    /* The element. */
+    const expr *x = in->mem.index;
+    if (x && x->kind == EX_CONST) {
+        if (x->value < 0 || x->value >= L->len) {
+            sb_printf(b, "%sms_st |= 2u; ms_ok = 0; /* index %lld is out of range */\n%s}\n", ind2,
+                      (long long)x->value, ind);
+            return;
+        }
+        char ix[32];
+        snprintf(ix, sizeof ix, "%lld", (long long)x->value);
+        addr_string(addr, sizeof addr, t, loc, ix);
+    } else if (x) {
+        char *v = value_string(x, th, nregs);
+        sb_printf(b, "%sconst i64 ix = %s;\n", ind2, v);
+        free(v);
+        sb_printf(b, "%sif ((u64)ix >= %dull) { ms_st |= 2u; ms_ok = 0; } else {\n", ind2, L->len);
+        addr_string(addr, sizeof addr, t, loc, "ix");
+    } else {
+        addr_string(addr, sizeof addr, t, loc, "0");
+    }
+    sb_printf(b, "%sconst u64 a = %s;\n", ind2, addr);
+    emit_access(g, th, in, L->type, depth + 1, dst);
     if (x && x->kind != EX_CONST)
         sb_printf(b, "%s}\n", ind2);
     sb_printf(b, "%s}\n", ind);
@@ -279,6 +468,28 @@ static void emit_inst(gen *g, int th, const inst *in, int depth, bool guard, int
         (*cur)++;
         return;
     }
+    if (in->kind == I_FOR && block_has_barrier(&in->body)) {
+        /* A loop that holds a barrier is unrolled here (plan_build checked that its bounds are
+         * static): each iteration's part goes into the barrier segment it runs in, so every
+         * thread of the block passes the same __syncthreads() calls, whatever its role. */
+        int64_t lo = 0, hi = 0, st = 1;
+        if (!static_loop(&g->t->threads[th], in, unroll_v, unroll_s, &lo, &hi, &st))
+            return;
+        bool was = unroll_s[in->dst];
+        int64_t old = unroll_v[in->dst];
+        for (int64_t it = lo; it < hi; it += st) {
+            unroll_v[in->dst] = it;
+            unroll_s[in->dst] = true;
+            if (*cur == seg)
+                sb_printf(b, "%s%s{ t%d_r%d = %lldLL; t%d_o%d = 0; } /* for, line %d: iteration %s = %lld (unrolled) */\n",
+                          ind, guard ? "if (ms_ok) " : "", th, in->dst, (long long)it, th, in->dst, in->pos.line,
+                          g->t->threads[th].regs[in->dst], (long long)it);
+            emit_block(g, th, &in->body, depth, guard, seg, cur);
+        }
+        unroll_v[in->dst] = old;
+        unroll_s[in->dst] = was;
+        return;
+    }
     if (*cur != seg)
         return;
     if (guard && in->kind != I_IF && in->kind != I_FOR)
@@ -286,7 +497,10 @@ static void emit_inst(gen *g, int th, const inst *in, int depth, bool guard, int
     switch (in->kind) {
     case I_ASSIGN: {
         char *v = value_string(in->val, th, nregs);
-        sb_printf(b, "%s%st%d_r%d = %s;\n", ind, guard ? "    " : "", th, in->dst, v);
+        sbuf o = {0};
+        emit_origin(&o, in->val, th);
+        sb_printf(b, "%s%s{ t%d_r%d = %s; t%d_o%d = %s; }\n", ind, guard ? "    " : "", th, in->dst, v, th, in->dst, o.s);
+        sb_free(&o);
         free(v);
         return;
     }
@@ -333,7 +547,7 @@ static void emit_inst(gen *g, int th, const inst *in, int depth, bool guard, int
         sb_printf(b, "%sconst i64 lo = %s, hi = %s, step = %s;\n", ind2, lo, hi, st);
         sb_printf(b, "%sif (step <= 0) { ms_st |= 2u; ms_ok = 0; }\n", ind2);
         sb_printf(b, "%sfor (i64 it = lo; step > 0 && it < hi && ms_ok; it = ms_add(it, step)) {\n", ind2);
-        sb_printf(b, "%s    t%d_r%d = it;\n", ind2, th, in->dst);
+        sb_printf(b, "%s    t%d_r%d = it; t%d_o%d = 0;\n", ind2, th, in->dst, th, in->dst);
         int dummy = seg;
         emit_block(g, th, &in->body, depth + 2, true, seg, &dummy);
         sb_printf(b, "%s}\n%s}\n", ind2, ind);
@@ -366,13 +580,15 @@ static void sim_entry(sbuf *b, const char *pre, const char *what, int k)
 
 /* ---- the test kernels --------------------------------------------------------------- */
 
-static bool loc_used_by(const block *b, int l)
+static bool loc_used_by(const test *t, int gpu, const block *b, int l)
 {
     for (int i = 0; i < b->n; i++) {
         const inst *in = &b->v[i];
-        if ((in->kind == I_LD || in->kind == I_ST || in->kind == I_RMW || in->kind == I_AWAIT) && in->mem.loc == l)
+        if ((in->kind == I_LD || in->kind == I_ST || in->kind == I_RMW || in->kind == I_AWAIT) &&
+            mem_static_loc(t, gpu, &in->mem) == l)
             return true;
-        if ((in->kind == I_IF || in->kind == I_FOR) && (loc_used_by(&in->body, l) || loc_used_by(&in->els, l)))
+        if ((in->kind == I_IF || in->kind == I_FOR) &&
+            (loc_used_by(t, gpu, &in->body, l) || loc_used_by(t, gpu, &in->els, l)))
             return true;
     }
     return false;
@@ -406,17 +622,26 @@ static void emit_group(gen *g, const hw_kernel *K, int gi)
     for (int l = 0; l < t->nlocs; l++) {
         bool used = false;
         for (int q = 0; q < G->nthreads && !used; q++)
-            used = loc_used_by(&t->threads[G->threads[q]].code, l);
+            used = loc_used_by(t, t->threads[G->threads[q]].gpu, &t->threads[G->threads[q]].code, l);
         if (used)
             sb_printf(b, "        const u64 sl%d = (i * p.v[%d] + p.v[%d]) & (N - 1); /* slot of %s */\n", l,
                       PI_LOC_MUL(l), PI_LOC_OFF(l), t->locs[l].name);
+    }
+    if (t->heap.present) {
+        /* Iris's heap-base table, for this instance: rank r's heap slice. */
+        sb_printf(b, "        u64 ms_hb[%d];\n", t->heap.ranks);
+        for (int r = 0; r < t->heap.ranks; r++)
+            sb_printf(b, "        ms_hb[%d] = p.v[%d] + ((i * p.v[%d] + p.v[%d]) & (N - 1)) * p.v[%d];\n", r,
+                      PI_HEAP_BASE(t->nlocs, r), PI_HEAP_MUL(t->nlocs, r), PI_HEAP_OFF(t->nlocs, r),
+                      PI_HEAP_SIZE(t->nlocs));
+        sb_printf(b, "        (void)ms_hb;\n");
     }
     for (int q = 0; q < G->nthreads; q++) {
         int th = G->threads[q];
         const thread *T = &t->threads[th];
         sb_printf(b, "        i64 t%d_sink = 0;", th);
         for (int r = 0; r < T->nregs; r++)
-            sb_printf(b, " i64 t%d_r%d = 0;", th, r);
+            sb_printf(b, " i64 t%d_r%d = 0; int t%d_o%d = 0; (void)t%d_o%d;", th, r, th, r, th, r);
         sb_printf(b, " unsigned t%d_ok = 1, t%d_st = 0; /* %s */\n", th, th, T->name);
     }
     sb_printf(b, "        (void)i;\n");
@@ -488,6 +713,7 @@ static void emit_kernel(gen *g, int k)
 static const char *ctype(vtype_t t)
 {
     switch (t) {
+    case TY_I8: return "signed char";
     case TY_I32: return "int";
     case TY_I64: return "long long";
     case TY_U64: return "unsigned long long";
@@ -510,8 +736,8 @@ static void emit_check(gen *g)
         otab_format(o, o->e[e].vals, buf, sizeof buf);
         sb_printf(b, "/*   %d: %s%s%s */\n", e, buf, o->e[e].hang ? " (hang)" : "", o->e[e].error ? " (error)" : "");
     }
-    sb_printf(b, "#define MS_NB %d\n#define MS_TIMEOUT %d\n#define MS_OTHER %d\n#define MS_BARTO %d\n", nb,
-              ot_bucket_timeout(o), ot_bucket_other(o), ot_nbuckets(o));
+    sb_printf(b, "#define MS_NB %d\n#define MS_TIMEOUT %d\n#define MS_OTHER %d\n#define MS_OOH %d\n#define MS_BARTO %d\n", nb,
+              ot_bucket_timeout(o), ot_bucket_other(o), ot_bucket_ooh(o), ot_nbuckets(o));
     if (o->lut) {
         sb_printf(b, "__constant__ short ms_lut[%ld] = {", 2 * o->codes);
         for (long c = 0; c < 2 * o->codes; c++)
@@ -534,7 +760,7 @@ static void emit_check(gen *g)
         sb_printf(b, "%s};\n", o->n ? "" : "3");
     }
     sb_printf(b, "static __device__ int ms_classify(const i64 *v, unsigned st)\n{\n");
-    sb_printf(b, "    if (st & 1u) return MS_TIMEOUT;\n    (void)v;\n");
+    sb_printf(b, "    if (st & 4u) return MS_OOH;\n    if (st & 1u) return MS_TIMEOUT;\n    (void)v;\n");
     if (o->lut) {
         sb_printf(b, "    int code = 0, d;\n");
         for (int k = 0; k < ns; k++) {
@@ -641,7 +867,10 @@ static void emit_common(gen *g)
               "static __device__ __forceinline__ i64 ms_mod(i64 a, i64 b) { return b == 0 || (b == -1 && a == "
               "(-9223372036854775807LL - 1)) ? 0 : a %% b; }\n"
               "static __device__ __forceinline__ i64 ms_shl(i64 a, i64 b) { return (i64)((u64)a << (b & 63)); }\n"
-              "static __device__ __forceinline__ i64 ms_shr(i64 a, i64 b) { return a >> (b & 63); }\n");
+              "static __device__ __forceinline__ i64 ms_shr(i64 a, i64 b) { return a >> (b & 63); }\n"
+              "/* The heap variable an address came from (+1), through + and - of offsets, as memsim follows it. */\n"
+              "static __device__ __forceinline__ int ms_oadd(int a, int b) { return (a == 0) != (b == 0) ? (a ? a : b) : 0; }\n"
+              "static __device__ __forceinline__ int ms_osub(int a, int b) { return b == 0 ? a : 0; }\n");
     /* Helpers take values, never the parameter block by reference: taking its
      * address would make NVVM copy it to local memory. */
     sb_printf(b,
@@ -700,6 +929,56 @@ static void emit_common(gen *g)
               "    return h & (M - 1);\n}\n");
 }
 
+/* The symmetric heap's layout as the test declares it, and the device side of
+ * Iris's address arithmetic. */
+static void emit_heap(gen *g)
+{
+    const symheap *h = &g->t->heap;
+    sbuf *b = g->b;
+    sb_printf(b, "\n/* Symmetric heap: %d ranks, %lld bytes each; per rank, each variable's byte offset. */\n", h->ranks,
+              (long long)h->size);
+    sb_printf(b, "__constant__ long long ms_hoff[%d][%d] = {", h->ranks, h->nvars);
+    for (int r = 0; r < h->ranks; r++) {
+        sb_printf(b, "%s{", r ? ", " : "");
+        for (int v = 0; v < h->nvars; v++)
+            sb_printf(b, "%s%lldLL", v ? ", " : "", (long long)h->offset[r][v]);
+        sb_printf(b, "}");
+    }
+    sb_printf(b, "};\n__constant__ int ms_hlen[%d] = {", h->nvars);
+    for (int v = 0; v < h->nvars; v++)
+        sb_printf(b, "%s%d", v ? ", " : "", h->vars[v].len);
+    sb_printf(b, "};\n__constant__ int ms_hesz[%d] = {", h->nvars);
+    for (int v = 0; v < h->nvars; v++)
+        sb_printf(b, "%s%d", v ? ", " : "", (int)vtype_size(h->vars[v].type));
+    sb_printf(b, "};\n");
+    sb_printf(b,
+              "/* Where address a falls: the rank whose heap slice (of this instance) holds it, with the variable\n"
+              " * and element; -1 outside every slice (out of heap), -2 inside but past every variable or not\n"
+              " * aligned to an element. */\n"
+              "static __device__ int ms_where(u64 a, const u64 *hb, int *var, i64 *elem)\n{\n"
+              "    for (int r = 0; r < %d; r++) {\n"
+              "        if (a < hb[r] || a - hb[r] >= %lldull) continue;\n"
+              "        const long long off = (long long)(a - hb[r]);\n"
+              "        for (int v = 0; v < %d; v++) {\n"
+              "            const long long st = ms_hoff[r][v];\n"
+              "            if (off < st || off >= st + (long long)ms_hesz[v] * ms_hlen[v]) continue;\n"
+              "            if ((off - st) %% ms_hesz[v]) return -2;\n"
+              "            *var = v; *elem = (off - st) / ms_hesz[v];\n"
+              "            return r;\n"
+              "        }\n"
+              "        return -2;\n"
+              "    }\n"
+              "    return -1;\n}\n",
+              h->ranks, (long long)h->size, h->nvars);
+    sb_printf(b,
+              "/* translate(p, from, to) = base[to] + (p - base[from]) (Iris's __translate; no check, as Iris).  A\n"
+              " * rank outside the heap is memsim's error: the status says so and the address is 0 (out of heap). */\n"
+              "static __device__ __forceinline__ i64 ms_tr(i64 p, i64 from, i64 to, const u64 *hb, unsigned *st)\n{\n"
+              "    if ((u64)from >= %dull || (u64)to >= %dull) { *st |= 2u; return 0; }\n"
+              "    return (i64)(hb[to] + ((u64)p - hb[from]));\n}\n",
+              h->ranks, h->ranks);
+}
+
 int codegen(hw_code *c, backend_t bk, const hw_plan *p, const otab *o, const char *prefix, int with_header, char *err,
             size_t errsz)
 {
@@ -708,6 +987,7 @@ int codegen(hw_code *c, backend_t bk, const hw_plan *p, const otab *o, const cha
     const hw_emitter *em = bk == BK_CUDA ? &emit_cuda : &emit_hip;
     sbuf b = {0};
     gen g = {.p = p, .t = t, .o = o, .em = em, .b = &b, .pre = prefix ? prefix : "ms"};
+    cur_test = t;
     if (o->nshow > 4096) {
         snprintf(err, errsz, "%s: too many shown values (%d) for the device classifier", t->file, o->nshow);
         return -1;
@@ -718,10 +998,12 @@ int codegen(hw_code *c, backend_t bk, const hw_plan *p, const otab *o, const cha
     if (with_header)
         em->header(&b);
     sb_printf(&b, "namespace %s_ns {\ntypedef long long i64;\ntypedef unsigned long long u64;\n", g.pre);
-    sb_printf(&b, "struct ms_params { u64 v[%d]; };\n", PI_COUNT(t->nlocs));
+    sb_printf(&b, "struct ms_params { u64 v[%d]; };\n", hw_nparams(t));
     sb_printf(&b, "#define MS_NB %d\n#define MS_BARTO %d\n", ot_nbuckets(o) + 1, ot_nbuckets(o));
     em->prelude(&b);
     emit_common(&g);
+    if (t->heap.present)
+        emit_heap(&g);
     sb_printf(&b, "#undef MS_NB\n#undef MS_BARTO\n");
     for (int k = 0; k < p->nk; k++)
         emit_kernel(&g, k);
@@ -740,7 +1022,7 @@ int codegen(hw_code *c, backend_t bk, const hw_plan *p, const otab *o, const cha
     char nm[128];
     snprintf(nm, sizeof nm, "%s_check", g.pre);
     c->check_name = strdup(nm);
-    c->nparams = PI_COUNT(t->nlocs);
+    c->nparams = hw_nparams(t);
     c->expect = g.expect;
     c->nexpect = g.nexpect;
     return 0;

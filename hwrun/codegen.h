@@ -6,6 +6,7 @@
 #ifndef MEMSIM_HWRUN_CODEGEN_H
 #define MEMSIM_HWRUN_CODEGEN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "outcome.h"
@@ -54,6 +55,18 @@ enum {
 #define PI_LOC_OFF(l) (PI_LOC0 + 4 * (l) + 2)
 #define PI_LOC_SPACE(l) (PI_LOC0 + 4 * (l) + 3)
 #define PI_COUNT(nlocs) (PI_LOC0 + 4 * (nlocs))
+/* Then, for a test with a symmetric heap: the bytes of one instance's heap
+ * slice, and per rank the heap's base and its slot permutation (multiplier,
+ * offset).  Instance i's heap on rank r starts at BASE(r) + slot_r(i) * SIZE:
+ * the device builds Iris's heap-base table from these. */
+#define PI_HEAP_SIZE(nlocs) (PI_LOC0 + 4 * (nlocs))
+#define PI_HEAP_BASE(nlocs, r) (PI_LOC0 + 4 * (nlocs) + 1 + 3 * (r))
+#define PI_HEAP_MUL(nlocs, r) (PI_LOC0 + 4 * (nlocs) + 2 + 3 * (r))
+#define PI_HEAP_OFF(nlocs, r) (PI_LOC0 + 4 * (nlocs) + 3 + 3 * (r))
+/* The parameter words of a test (with its heap's). */
+int hw_nparams(const test *t);
+/* Whether location l is rank *rank's copy of heap variable *var. */
+bool heap_loc(const test *t, int l, int *rank, int *var);
 
 enum { EXTRA_CAP = 1024 };
 

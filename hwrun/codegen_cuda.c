@@ -39,6 +39,7 @@ static const char *ldst_type(vtype_t t)
     case TY_U32: return "u32";
     case TY_I64: return "s64";
     case TY_U64: return "u64";
+    case TY_I8: return "s8"; /* a 32-bit register, sign-extended on loads, the low byte on stores */
     default: return "b32"; /* f32: its bits, as memsim holds them */
     }
 }
@@ -131,6 +132,13 @@ static const char *rmw_type(rmwop_t r, vtype_t t)
 
 static void rmw_mnemonic(sbuf *b, vtype_t ty, const inst *in)
 {
+    if (ty == TY_I8) {
+        /* PTX has no 8-bit atomics: a compare-and-swap loop on the aligned 32-bit word (what LLVM's
+         * atomic expansion makes of an i8 atomicrmw, as Triton's int8 locks get). */
+        const char *sem = in->ord == ORD_SEQ_CST ? "acquire" : sem_of(in->ord, true);
+        sb_printf(b, "atom.%s.%s.global.cas.b32", sem, ptx_scope(in->scope));
+        return;
+    }
     /* A read-modify-write at seq_cst is fence.sc + atom.acquire (libcu++). */
     const char *sem = in->ord == ORD_SEQ_CST ? "acquire" : sem_of(in->ord, true);
     sb_printf(b, "atom.%s.%s.global.%s.%s", sem, ptx_scope(in->scope), rmw_op(in->rmw), rmw_type(in->rmw, ty));
@@ -158,7 +166,7 @@ static void cuda_load(sbuf *b, const char *ind, vtype_t ty, const inst *in, cons
                   ind, m.s, addr, dst);
     else
         sb_printf(b, "%s{ unsigned x; asm volatile(\"%s %%0, [%%1];\" : \"=r\"(x) : \"l\"(%s) : \"memory\"); %s = (i64)(%s)x; }\n",
-                  ind, m.s, addr, dst, ty == TY_I32 ? "int" : "unsigned");
+                  ind, m.s, addr, dst, ty == TY_I32 || ty == TY_I8 ? "int" : "unsigned");
     sb_free(&m);
 }
 
@@ -176,10 +184,53 @@ static void cuda_store(sbuf *b, const char *ind, vtype_t ty, const inst *in, con
     sb_free(&m);
 }
 
+/* An 8-bit read-modify-write: a CAS loop on the 32-bit word that holds the byte, each try an
+ * atom.cas.b32 with the instruction's order and scope.  A CAS whose byte differs from the
+ * expected one writes nothing: its read is the word's load (acquire if the failure order is). */
+static void cuda_rmw8(sbuf *b, const char *ind, const inst *in, const char *addr, const char *dst, const char *val,
+                      const char *val2)
+{
+    sbuf m = {0};
+    rmw_mnemonic(&m, TY_I8, in);
+    bool fail_acq = in->rmw == RMW_CAS && (in->fail_ord == ORD_ACQUIRE || in->fail_ord == ORD_SEQ_CST ||
+                                          in->fail_ord == ORD_ACQ_REL);
+    sb_printf(b, "%s{ const u64 wa = (%s) & ~3ull; const unsigned sh = (unsigned)((%s) & 3ull) * 8u; unsigned cur;\n", ind,
+              addr, addr);
+    sb_printf(b, "%s  asm volatile(\"ld.%s.%s.global.u32 %%0, [%%1];\" : \"=r\"(cur) : \"l\"(wa) : \"memory\");\n", ind,
+              fail_acq ? "acquire" : "relaxed", ptx_scope(in->scope));
+    sb_printf(b, "%s  for (;;) {\n%s    const int ob = (int)(signed char)(cur >> sh);\n", ind, ind);
+    const char *nv;
+    char buf[512];
+    switch (in->rmw) {
+    case RMW_CAS:
+        sb_printf(b, "%s    if (ob != (int)(signed char)(%s)) { %s = (i64)ob; break; } /* failed: a read only */\n", ind, val,
+                  dst);
+        nv = val2 ? val2 : "0";
+        break;
+    case RMW_EXCH: nv = val; break;
+    case RMW_ADD: snprintf(buf, sizeof buf, "ob + (int)(%s)", val); nv = buf; break;
+    case RMW_SUB: snprintf(buf, sizeof buf, "ob - (int)(%s)", val); nv = buf; break;
+    case RMW_AND: snprintf(buf, sizeof buf, "ob & (int)(%s)", val); nv = buf; break;
+    case RMW_OR: snprintf(buf, sizeof buf, "ob | (int)(%s)", val); nv = buf; break;
+    case RMW_XOR: snprintf(buf, sizeof buf, "ob ^ (int)(%s)", val); nv = buf; break;
+    case RMW_MIN: snprintf(buf, sizeof buf, "(int)(signed char)(%s) < ob ? (int)(signed char)(%s) : ob", val, val); nv = buf; break;
+    default: snprintf(buf, sizeof buf, "(int)(signed char)(%s) > ob ? (int)(signed char)(%s) : ob", val, val); nv = buf; break;
+    }
+    sb_printf(b, "%s    const unsigned nw = (cur & ~(0xffu << sh)) | ((unsigned)(unsigned char)(%s) << sh);\n", ind, nv);
+    sb_printf(b, "%s    unsigned o; asm volatile(\"%s %%0, [%%1], %%2, %%3;\" : \"=r\"(o) : \"l\"(wa), \"r\"(cur), \"r\"(nw) : \"memory\");\n",
+              ind, m.s);
+    sb_printf(b, "%s    if (o == cur) { %s = (i64)ob; break; }\n%s    cur = o;\n%s  }\n%s}\n", ind, dst, ind, ind, ind);
+    sb_free(&m);
+}
+
 static void cuda_rmw(sbuf *b, const char *ind, vtype_t ty, const inst *in, const char *addr, const char *dst,
                      const char *val, const char *val2)
 {
     sc_fence(b, ind, in);
+    if (ty == TY_I8) {
+        cuda_rmw8(b, ind, in, addr, dst, val, val2);
+        return;
+    }
     sbuf m = {0};
     rmw_mnemonic(&m, ty, in);
     const char *c = wide(ty) ? "l" : "r";

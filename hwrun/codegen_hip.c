@@ -36,6 +36,7 @@ static const char *htype(vtype_t t)
     case TY_I32: return "int";
     case TY_I64: return "long long";
     case TY_U64: return "unsigned long long";
+    case TY_I8: return "signed char"; /* Iris's int8 locks: the builtins take 1-byte atomics */
     default: return "unsigned"; /* u32, and f32 as its bits */
     }
 }
@@ -66,13 +67,13 @@ static void hip_load(sbuf *b, const char *ind, vtype_t ty, const inst *in, const
 {
     const char *T = htype(ty);
     if (in->ord == ORD_PLAIN)
-        sb_printf(b, "%sMS_CB(); { %s x = *MS_G(%s%s, %s); MS_KEEP(x); %s = (i64)x; } MS_CB();\n", ind, T,
-                  in->cache == CACHE_VOLATILE ? "volatile " : "", T, addr, dst);
+        sb_printf(b, "%sMS_CB(); { %s x = *MS_G(%s%s, %s); MS_KEEP(%sx); %s = (i64)x; } MS_CB();\n", ind, T,
+                  in->cache == CACHE_VOLATILE ? "volatile " : "", T, addr, ty == TY_I8 ? "(int)" : "", dst);
     else
         sb_printf(b,
-                  "%sMS_CB(); { %s x = __hip_atomic_load(MS_G(%s, %s), %s, %s); MS_KEEP(x); "
+                  "%sMS_CB(); { %s x = __hip_atomic_load(MS_G(%s, %s), %s, %s); MS_KEEP(%sx); "
                   "%s = (i64)x; } MS_CB();\n",
-                  ind, T, T, addr, horder(in->ord), hip_scope(in->scope), dst);
+                  ind, T, T, addr, horder(in->ord), hip_scope(in->scope), ty == TY_I8 ? "(int)" : "", dst);
 }
 
 static void hip_store(sbuf *b, const char *ind, vtype_t ty, const inst *in, const char *addr, const char *val)

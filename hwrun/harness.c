@@ -111,6 +111,7 @@ void result_free(hw_result *r)
 {
     free(r->hist);
     free(r->first_seen);
+    free(r->first_launches);
     free(r->extra_vals);
     free(r->extra_count);
     memset(r, 0, sizeof *r);
@@ -139,16 +140,21 @@ void result_add(hw_result *a, const hw_result *b, int nshow)
         a->nbuckets = b->nbuckets;
         a->hist = calloc((size_t)b->nbuckets, sizeof *a->hist);
         a->first_seen = malloc((size_t)b->nbuckets * sizeof *a->first_seen);
+        a->first_launches = calloc((size_t)b->nbuckets, sizeof *a->first_launches);
         for (int i = 0; i < b->nbuckets; i++)
             a->first_seen[i] = -1;
         a->env = b->env;
+        a->folded = b->folded;
+        snprintf(a->heap_alloc, sizeof a->heap_alloc, "%s", b->heap_alloc);
         a->seed = b->seed;
         a->per_launch = b->per_launch;
     }
     for (int i = 0; i < b->nbuckets && i < a->nbuckets; i++) {
         a->hist[i] += b->hist[i];
-        if (b->first_seen[i] >= 0 && a->first_seen[i] < 0)
+        if (b->first_seen[i] >= 0 && a->first_seen[i] < 0) {
             a->first_seen[i] = a->seconds + b->first_seen[i];
+            a->first_launches[i] = a->launches + (b->first_launches ? b->first_launches[i] : 0);
+        }
     }
     a->instances += b->instances;
     a->launches += b->launches;
@@ -283,56 +289,70 @@ static int pow2_floor(long long x)
     return p;
 }
 
-static int groups_on(const hw_plan *p, int dev)
+/* Testing groups of the kernels that run on physical device phys (with --fold-gpus several plan
+ * devices share one), and how many kernels. */
+static int groups_on(const hw_session *s, int phys, int *nkern)
 {
     int n = 0;
-    for (int k = 0; k < p->nk; k++)
-        if (p->k[k].dev == dev)
-            n += p->k[k].ngroups;
+    *nkern = 0;
+    for (int k = 0; k < s->p->nk; k++)
+        if (s->phys[s->p->k[k].dev] == phys) {
+            n += s->p->k[k].ngroups;
+            (*nkern)++;
+        }
     return n;
 }
 
-static int kernels_on(const hw_plan *p, int dev)
-{
-    int n = 0;
-    for (int k = 0; k < p->nk; k++)
-        n += p->k[k].dev == dev;
-    return n;
-}
+/* Bytes of one instance's heap slice: the test's heap size, rounded up to a cache line. */
+static uint64_t heap_stride(const test *t) { return ((uint64_t)t->heap.size + 127u) & ~(uint64_t)127u; }
+
+/* At most this much memory per rank's heap (all instances' slices). */
+#define HEAP_BYTES_CAP (256ull << 20)
 
 /* Testing blocks per group: the env's m, or as many as stay resident with the stressing blocks. */
 static int choose_m(hw_session *s, const hw_env *env)
 {
-    if (env->m > 0)
-        return env->m;
     const hw_plan *p = s->p;
     long long best = 1 << 30;
-    for (int d = 0; d < p->ngpus; d++) {
-        int ng = groups_on(p, d);
-        if (!ng)
-            continue;
-        int occ = 0;
-        for (int k = 0; k < p->nk; k++)
-            if (p->k[k].dev == d) {
-                int o = 0;
-                if (s->g->occupancy(s->g, s->phys[d], s->kfn[k], env->block, &o) != 0 || o <= 0)
-                    o = 1;
-                if (!occ || o < occ)
-                    occ = o;
-            }
-        const hw_device *D = &s->g->dev[s->phys[d]];
-        long long resident = (long long)occ * (D->sms > 0 ? D->sms : 1);
-        long long avail = resident - (long long)env->stress_blocks * kernels_on(p, d);
-        long long m = avail / ng;
-        if (m < best)
-            best = m;
-    }
+    if (env->m > 0)
+        best = env->m;
+    else
+        for (int d = 0; d < p->ngpus; d++) {
+            int phys = s->phys[d];
+            bool seen = false;
+            for (int e = 0; e < d; e++)
+                seen = seen || s->phys[e] == phys;
+            int nkern = 0, ng = groups_on(s, phys, &nkern);
+            if (seen || !ng)
+                continue;
+            int occ = 0;
+            for (int k = 0; k < p->nk; k++)
+                if (s->phys[p->k[k].dev] == phys) {
+                    int o = 0;
+                    if (s->g->occupancy(s->g, phys, s->kfn[k], env->block, &o) != 0 || o <= 0)
+                        o = 1;
+                    if (!occ || o < occ)
+                        occ = o;
+                }
+            const hw_device *D = &s->g->dev[phys];
+            long long resident = (long long)occ * (D->sms > 0 ? D->sms : 1);
+            long long avail = resident - (long long)env->stress_blocks * nkern;
+            long long m = avail / ng;
+            if (m < best)
+                best = m;
+        }
     if (best < 1)
         best = 1;
-    /* At most 2^20 instances per launch. */
+    /* At most 2^20 instances per launch, and heaps of at most HEAP_BYTES_CAP per rank. */
     int rows = plan_rows(p, env->block);
     long long per_block = (long long)rows * p->L;
-    while (best > 1 && best * per_block > (1 << 20))
+    long long cap = 1 << 20;
+    if (p->t->heap.present) {
+        long long hcap = (long long)(HEAP_BYTES_CAP / heap_stride(p->t));
+        if (hcap < cap)
+            cap = hcap;
+    }
+    while (best > 1 && best * per_block > cap)
         best /= 2;
     return pow2_floor(best);
 }
@@ -409,12 +429,17 @@ int session_run(hw_session *s, const hw_env *env, uint64_t seed, uint64_t max_in
     out->nbuckets = ot_nbuckets(o);
     out->hist = calloc((size_t)out->nbuckets, sizeof *out->hist);
     out->first_seen = malloc((size_t)out->nbuckets * sizeof *out->first_seen);
+    out->first_launches = calloc((size_t)out->nbuckets, sizeof *out->first_launches);
     for (int i = 0; i < out->nbuckets; i++)
         out->first_seen[i] = -1;
+    for (int d = 0; d < p->ngpus; d++)
+        for (int e = 0; e < d; e++)
+            out->folded = out->folded || s->phys[d] == s->phys[e];
     int ns = o->nshow;
     int nloc = t->nlocs;
     buf *locb = calloc((size_t)(nloc ? nloc : 1), sizeof *locb);
     buf regs = {0}, status = {0}, hist = {0}, extra = {0}, bar = {0}, scratch[PLAN_MAX_GPUS] = {{0}};
+    buf heapb[PLAN_MAX_GPUS] = {{0}};
     void *kstream[64] = {0}, *kdone[64] = {0}, *cstream = NULL, *cdone = NULL;
     bool own_stream[64] = {false};
     unsigned long long *prm = NULL;
@@ -430,10 +455,27 @@ int session_run(hw_session *s, const hw_env *env, uint64_t seed, uint64_t max_in
     int M = choose_m(s, env);
     uint64_t N = (uint64_t)M * (uint64_t)rows * (uint64_t)p->L;
     out->per_launch = N;
-    /* Buffers. */
+    /* Buffers.  The symmetric heap: one allocation per rank on its device (N slices of the test's
+     * heap size), of the heap's granularity; its variables are no buffers of their own. */
     const char *how;
+    const symheap *hp = &t->heap;
+    int nranks = hp->present ? hp->ranks : 0;
+    if (nranks > PLAN_MAX_GPUS)
+        FAIL("the heap has more than %d ranks", PLAN_MAX_GPUS);
+    uint64_t hstride = hp->present ? heap_stride(t) : 0;
+    for (int r = 0; r < nranks; r++) {
+        heapb[r].kind = hp->gran == GRAN_COARSE ? MEM_DEVICE : MEM_DEVICE_FINE;
+        heapb[r].dev = p->dev_of_gpu[r] >= 0 ? s->phys[p->dev_of_gpu[r]] : dev0;
+        GK(g->alloc(g, heapb[r].dev, (size_t)N * (size_t)hstride, heapb[r].kind, &heapb[r].ptr, &how));
+        size_t at = strlen(out->heap_alloc);
+        snprintf(out->heap_alloc + at, sizeof out->heap_alloc - at, "%srank %d: %s on device %d", r ? "; " : "", r, how,
+                 heapb[r].dev);
+    }
     for (int l = 0; l < nloc; l++) {
         const location *L = &t->locs[l];
+        int hr, hv;
+        if (heap_loc(t, l, &hr, &hv))
+            continue;
         int esz = loc_size(L);
         int spacing = env->spacing < esz ? esz : env->spacing;
         locb[l].kind = kind_of(L);
@@ -480,7 +522,7 @@ int session_run(hw_session *s, const hw_env *env, uint64_t seed, uint64_t max_in
     GK(g->memset_async(g, dev0, bar.ptr, (size_t)(p->nlevels + 1) * 64, cstream));
     GK(g->sync(g, dev0, cstream));
     /* Parameter words. */
-    int np = PI_COUNT(nloc);
+    int np = hw_nparams(t);
     prm = calloc((size_t)np * (size_t)(p->nk + 1), sizeof *prm);
     hbuf = calloc((size_t)out->nbuckets + 1, sizeof *hbuf);
     xbuf = malloc(xbytes + 8);
@@ -524,9 +566,30 @@ int session_run(hw_session *s, const hw_env *env, uint64_t seed, uint64_t max_in
             w[PI_STRESS_TARGETS] = (unsigned long long)(env->stress_targets > 0 ? env->stress_targets : 1);
             w[PI_PRE_ITERS] = (unsigned long long)env->pre_iters;
             w[PI_MODE] = launch == 0 ? 1 : 0; /* (the very first check below only resets) */
+            /* Each rank's heap gets its own slot permutation; instance i's heap-base table is
+             * base[r] + slot_r(i) * stride, built on the device. */
+            unsigned long long hmul[PLAN_MAX_GPUS] = {0}, hoff[PLAN_MAX_GPUS] = {0};
+            if (nranks) {
+                w[PI_HEAP_SIZE(nloc)] = hstride;
+                for (int r = 0; r < nranks; r++) {
+                    hmul[r] = N > 1 ? 1 + 2 * rng_below(&rng, N / 2) : 1;
+                    hoff[r] = rng_below(&rng, N);
+                    w[PI_HEAP_BASE(nloc, r)] = heapb[r].ptr;
+                    w[PI_HEAP_MUL(nloc, r)] = hmul[r];
+                    w[PI_HEAP_OFF(nloc, r)] = hoff[r];
+                }
+            }
             for (int l = 0; l < nloc; l++) {
                 const location *L = &t->locs[l];
                 int esz = loc_size(L);
+                int hr, hv;
+                if (heap_loc(t, l, &hr, &hv)) {
+                    w[PI_LOC_BASE(l)] = heapb[hr].ptr + (unsigned long long)hp->offset[hr][hv];
+                    w[PI_LOC_MUL(l)] = hmul[hr];
+                    w[PI_LOC_OFF(l)] = hoff[hr];
+                    w[PI_LOC_SPACE(l)] = hstride;
+                    continue;
+                }
                 w[PI_LOC_BASE(l)] = locb[l].ptr;
                 w[PI_LOC_MUL(l)] = N > 1 ? 1 + 2 * rng_below(&rng, N / 2) : 1;
                 w[PI_LOC_OFF(l)] = rng_below(&rng, N);
@@ -583,8 +646,10 @@ int session_run(hw_session *s, const hw_env *env, uint64_t seed, uint64_t max_in
         /* Counts so far, and the states no model produced. */
         GK(g->to_host(g, dev0, hbuf, hist.ptr, (size_t)(out->nbuckets + 1) * 8));
         for (int i = 0; i < out->nbuckets; i++)
-            if (hbuf[i] && out->first_seen[i] < 0)
+            if (hbuf[i] && out->first_seen[i] < 0) {
                 out->first_seen[i] = out->seconds;
+                out->first_launches[i] = launch;
+            }
         GK(g->to_host(g, dev0, xbuf, extra.ptr, 8));
         unsigned nx = (unsigned)xbuf[0];
         if (nx) {
@@ -631,7 +696,11 @@ out:
     if (cstream)
         g->stream_free(g, dev0, cstream);
     for (int l = 0; l < nloc; l++)
-        g->release(g, locb[l].dev, locb[l].ptr, locb[l].kind);
+        if (locb[l].ptr)
+            g->release(g, locb[l].dev, locb[l].ptr, locb[l].kind);
+    for (int r = 0; r < PLAN_MAX_GPUS; r++)
+        if (heapb[r].ptr)
+            g->release(g, heapb[r].dev, heapb[r].ptr, heapb[r].kind);
     buf all[] = {regs, status, hist, extra, bar};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         g->release(g, all[i].dev, all[i].ptr, MEM_DEVICE);

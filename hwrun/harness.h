@@ -42,6 +42,9 @@ typedef struct {
     uint64_t *hist;           /* nbuckets */
     uint64_t barrier_timeouts;/* blocks that left the start barrier on its budget */
     double *first_seen;       /* per bucket: seconds into the run of the batch that first showed it, or -1 */
+    uint64_t *first_launches; /* per bucket: launches (host iterations of the test) done by then */
+    bool folded;              /* several test GPUs (ranks) ran on one device (--fold-gpus) */
+    char heap_alloc[256];     /* the symmetric heap's allocations as made, per rank */
     int nextra;
     int64_t *extra_vals;      /* nextra * nshow: states no model produced */
     uint64_t *extra_count;

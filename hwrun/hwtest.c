@@ -86,7 +86,8 @@ static void loc_access(const block *b, unsigned char *acc)
 {
     for (int i = 0; i < b->n; i++) {
         const inst *in = &b->v[i];
-        if (in->kind == I_LD || in->kind == I_ST || in->kind == I_RMW || in->kind == I_AWAIT) {
+        /* Heap operands (var@peer, [ptr]) never name host memory. */
+        if ((in->kind == I_LD || in->kind == I_ST || in->kind == I_RMW || in->kind == I_AWAIT) && in->mem.loc >= 0) {
             acc[in->mem.loc] |= 1;
             if (in->kind == I_RMW || (in->kind == I_AWAIT && in->await_rmw))
                 acc[in->mem.loc] |= 2;
@@ -159,7 +160,10 @@ void hw_opts_default(hw_opts *o)
 
 int hwtest_run(hw_testresult *r, hw_gpu *g, const hw_opts *o, double seconds, uint64_t instances)
 {
-    if (r->p.ngpus > g->ndev) {
+    if (o->fold_gpus)
+        for (int d = 0; d < PLAN_MAX_GPUS; d++)
+            r->devmap[d] = r->devmap[0];
+    if (r->p.ngpus > g->ndev && !o->fold_gpus) {
         r->status = TR_SKIPPED;
         snprintf(r->why, sizeof r->why, "needs %d GPUs, %d present", r->p.ngpus, g->ndev);
         return -1;

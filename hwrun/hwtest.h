@@ -69,6 +69,8 @@ typedef struct {
     int nskews;
     long long skews[32];     /* start-skew sweep (cycles) for tests across GPUs */
     const char *control;     /* NULL, "auto", or a file */
+    bool fold_gpus;          /* run every test GPU (rank) of a test on one device: ranks become
+                                different kernels/blocks and heaps of that device (--fold-gpus) */
     int verbose;
     const char **defines_names;
     const int64_t *defines_values;

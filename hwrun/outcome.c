@@ -39,6 +39,8 @@ static long code_of(const otab *o, const int64_t *vals)
 
 int otab_classify(const otab *o, const int64_t *vals, unsigned status)
 {
+    if (status & ST_OOH)
+        return ot_bucket_ooh(o);
     if (status & ST_TIMEOUT)
         return ot_bucket_timeout(o);
     bool err = (status & ST_ERROR) != 0;

@@ -40,10 +40,13 @@ typedef struct {
     int *lut;               /* [2][codes]: [error][code] -> entry or -1 */
 } otab;
 
-/* Bucket numbers after the entries. */
+/* Bucket numbers after the entries.  "Out of heap": an access whose address
+ * (var@peer, translate, [ptr]) fell outside the instance's symmetric heaps;
+ * the device skips it (never a fault) and stops that thread. */
 static inline int ot_bucket_timeout(const otab *o) { return o->n; }
 static inline int ot_bucket_other(const otab *o) { return o->n + 1; }
-static inline int ot_nbuckets(const otab *o) { return o->n + 2; }
+static inline int ot_bucket_ooh(const otab *o) { return o->n + 2; }
+static inline int ot_nbuckets(const otab *o) { return o->n + 3; }
 
 /* Builds the table from an exploration; returns 0 or -1 (out of memory). */
 int otab_build(otab *o, const test *t, const explore_result *r);
@@ -63,6 +66,6 @@ bool otab_cond(const otab *o, const int64_t *vals);
 int otab_model(const otab *o, const char *name);
 
 /* Status bits the roles leave for an instance. */
-enum { ST_TIMEOUT = 1, ST_ERROR = 2 };
+enum { ST_TIMEOUT = 1, ST_ERROR = 2, ST_OOH = 4 };
 
 #endif

@@ -1,44 +1,190 @@
 #include "plan.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int loc_size(const location *l) { return l->type == TY_I64 || l->type == TY_U64 ? 8 : 4; }
+int loc_size(const location *l) { return l->type == TY_I64 || l->type == TY_U64 ? 8 : l->type == TY_I8 ? 1 : 4; }
 
-/* Barriers on every path through a block; -1 when a barrier sits under an if. */
-static int count_barriers(const block *b, bool nested, const inst **bad)
+int mem_static_loc(const test *t, int gpu, const memref *m)
+{
+    if (m->ptr || m->peer)
+        return -1;
+    if (m->symvar >= 0)
+        return gpu >= 0 && gpu < t->heap.ranks ? t->heap.vars[m->symvar].loc[gpu] : -1;
+    return m->loc;
+}
+
+/* Writes of register reg anywhere in a block (assignments, loads, loops). */
+static int reg_writes(const block *b, int reg, const inst **only)
+{
+    int n = 0;
+    for (int i = 0; i < b->n; i++) {
+        const inst *in = &b->v[i];
+        if (in->dst == reg && in->kind != I_FENCE && in->kind != I_BARRIER && in->kind != I_IF && in->kind != I_ST) {
+            n++;
+            *only = in;
+        }
+        if (in->kind == I_IF || in->kind == I_FOR)
+            n += reg_writes(&in->body, reg, only) + reg_writes(&in->els, reg, only);
+    }
+    return n;
+}
+
+static bool static_eval(const thread *T, const expr *e, const int64_t *ov, const bool *ovs, int depth, int64_t *out)
+{
+    if (!e || depth > 32)
+        return false;
+    int64_t a = 0, b = 0;
+    switch (e->kind) {
+    case EX_CONST: *out = e->value; return true;
+    case EX_REG: {
+        if (e->reg >= 0 && e->reg < PLAN_MAX_REGS && ovs && ovs[e->reg]) {
+            *out = ov[e->reg];
+            return true;
+        }
+        const inst *only = NULL;
+        if (reg_writes(&T->code, e->reg, &only) != 1 || only->kind != I_ASSIGN)
+            return false;
+        /* assigned once, at the top level (the template's indices, constants) */
+        bool top = false;
+        for (int i = 0; i < T->code.n && !top; i++)
+            top = &T->code.v[i] == only;
+        return top && static_eval(T, only->val, ov, ovs, depth + 1, out);
+    }
+    case EX_NEG:
+        if (!static_eval(T, e->a, ov, ovs, depth + 1, &a))
+            return false;
+        *out = (int64_t)(0ull - (uint64_t)a);
+        return true;
+    case EX_NOT:
+        if (!static_eval(T, e->a, ov, ovs, depth + 1, &a))
+            return false;
+        *out = !a;
+        return true;
+    case EX_BNOT:
+        if (!static_eval(T, e->a, ov, ovs, depth + 1, &a))
+            return false;
+        *out = ~a;
+        return true;
+    case EX_BIN:
+        if (!static_eval(T, e->a, ov, ovs, depth + 1, &a) || !static_eval(T, e->b, ov, ovs, depth + 1, &b))
+            return false;
+        switch (e->op) {
+        case BIN_ADD: *out = (int64_t)((uint64_t)a + (uint64_t)b); return true;
+        case BIN_SUB: *out = (int64_t)((uint64_t)a - (uint64_t)b); return true;
+        case BIN_MUL: *out = (int64_t)((uint64_t)a * (uint64_t)b); return true;
+        case BIN_DIV: *out = b == 0 || (b == -1 && a == INT64_MIN) ? 0 : a / b; return true;
+        case BIN_MOD: *out = b == 0 || (b == -1 && a == INT64_MIN) ? 0 : a % b; return true;
+        case BIN_AND: *out = a & b; return true;
+        case BIN_OR: *out = a | b; return true;
+        case BIN_XOR: *out = a ^ b; return true;
+        case BIN_SHL: *out = (int64_t)((uint64_t)a << (b & 63)); return true;
+        case BIN_SHR: *out = a >> (b & 63); return true;
+        case BIN_EQ: *out = a == b; return true;
+        case BIN_NE: *out = a != b; return true;
+        case BIN_LT: *out = a < b; return true;
+        case BIN_LE: *out = a <= b; return true;
+        case BIN_GT: *out = a > b; return true;
+        case BIN_GE: *out = a >= b; return true;
+        case BIN_LAND: *out = a && b; return true;
+        case BIN_LOR: *out = a || b; return true;
+        }
+        return false;
+    default: return false;
+    }
+}
+
+bool thread_static_value(const thread *T, const expr *e, const int64_t *ov, const bool *ovs, int64_t *out)
+{
+    return static_eval(T, e, ov, ovs, 0, out);
+}
+
+bool block_has_barrier(const block *b)
+{
+    for (int i = 0; i < b->n; i++) {
+        const inst *in = &b->v[i];
+        if (in->kind == I_BARRIER)
+            return true;
+        if ((in->kind == I_IF || in->kind == I_FOR) && (block_has_barrier(&in->body) || block_has_barrier(&in->els)))
+            return true;
+    }
+    return false;
+}
+
+bool static_loop(const thread *T, const inst *in, const int64_t *ov, const bool *ovs, int64_t *lo, int64_t *hi,
+                 int64_t *step)
+{
+    *step = 1;
+    if (!static_eval(T, in->val, ov, ovs, 0, lo) || !static_eval(T, in->val2, ov, ovs, 0, hi) ||
+        (in->want && !static_eval(T, in->want, ov, ovs, 0, step)))
+        return false;
+    return *step > 0 && in->dst >= 0 && in->dst < PLAN_MAX_REGS && (*hi - *lo) / *step < 4096;
+}
+
+/* Barriers every thread of the thread's work-group passes, counting a loop's
+ * barriers once per iteration (its bounds must be known when the kernel is
+ * generated: the generator unrolls it); -1 when a barrier sits under an if
+ * or in a loop whose bounds depend on the run. */
+static int count_barriers(const thread *T, const block *b, bool under_if, int64_t *ov, bool *ovs, const inst **bad)
 {
     int n = 0;
     for (int i = 0; i < b->n; i++) {
         const inst *in = &b->v[i];
         if (in->kind == I_BARRIER) {
-            if (nested) {
+            if (under_if) {
                 *bad = in;
                 return -1;
             }
             n++;
-        } else if (in->kind == I_IF || in->kind == I_FOR) {
-            if (count_barriers(&in->body, true, bad) < 0 || count_barriers(&in->els, true, bad) < 0)
+        } else if (in->kind == I_IF) {
+            if (count_barriers(T, &in->body, true, ov, ovs, bad) < 0 || count_barriers(T, &in->els, true, ov, ovs, bad) < 0)
                 return -1;
+        } else if (in->kind == I_FOR) {
+            if (!block_has_barrier(&in->body))
+                continue;
+            int64_t lo, hi, st;
+            if (under_if || !static_loop(T, in, ov, ovs, &lo, &hi, &st)) {
+                *bad = in;
+                return -1;
+            }
+            bool was = ovs[in->dst];
+            int64_t old = ov[in->dst];
+            for (int64_t it = lo; it < hi; it += st) {
+                ov[in->dst] = it;
+                ovs[in->dst] = true;
+                int k = count_barriers(T, &in->body, false, ov, ovs, bad);
+                if (k < 0)
+                    return -1;
+                n += k;
+            }
+            ov[in->dst] = old;
+            ovs[in->dst] = was;
         }
     }
     return n;
 }
 
-static bool expr_ok(const expr *e)
+/* Expressions the generators compile: arithmetic, and the heap's addresses
+ * (&var[i], translate) when the thread's GPU has a heap. */
+static bool expr_ok(const expr *e, bool heap)
 {
     if (!e)
         return true;
-    if (e->kind != EX_CONST && e->kind != EX_REG && e->kind != EX_BIN && e->kind != EX_NEG && e->kind != EX_NOT &&
-        e->kind != EX_BNOT)
+    if ((e->kind == EX_ADDR || e->kind == EX_TRANSLATE) && !heap)
         return false;
-    return expr_ok(e->a) && expr_ok(e->b);
+    if (e->kind != EX_CONST && e->kind != EX_REG && e->kind != EX_BIN && e->kind != EX_NEG && e->kind != EX_NOT &&
+        e->kind != EX_BNOT && e->kind != EX_ADDR && e->kind != EX_TRANSLATE)
+        return false;
+    return expr_ok(e->a, heap) && expr_ok(e->b, heap) && expr_ok(e->c, heap);
 }
 
-/* Constructs the generators do not (yet) turn into kernels. */
-static const char *unsupported(const block *b, const inst **at)
+/* Constructs the generators do not (yet) turn into kernels.  heap: the
+ * thread's GPU is a rank of the symmetric heap (its addresses can be made). */
+static const char *unsupported(const block *b, bool heap, const inst **at)
 {
+    const char *noheap = "a symmetric-heap access or address on a GPU that has no heap";
     for (int i = 0; i < b->n; i++) {
         const inst *in = &b->v[i];
         *at = in;
@@ -47,33 +193,36 @@ static const char *unsupported(const block *b, const inst **at)
         case I_ST:
         case I_RMW:
         case I_AWAIT:
-            if (in->mem.loc < 0 || in->mem.ptr || in->mem.peer)
-                return "symmetric-heap and pointer operands are not run on hardware by hwrun";
-            if (!expr_ok(in->mem.index) || !expr_ok(in->val) || !expr_ok(in->val2) || !expr_ok(in->want))
-                return "address expressions (&x, translate) are not run on hardware by hwrun";
+            if ((in->mem.symvar >= 0 || in->mem.ptr) && !heap)
+                return noheap;
+            if (in->mem.loc < 0 && in->mem.symvar < 0 && !in->mem.ptr)
+                return "a memory operand hwrun cannot place";
+            if (!expr_ok(in->mem.index, heap) || !expr_ok(in->val, heap) || !expr_ok(in->val2, heap) ||
+                !expr_ok(in->want, heap) || !expr_ok(in->mem.peer, heap) || !expr_ok(in->mem.ptr, heap))
+                return noheap;
             break;
         case I_BARRIER:
             if (in->bar_id || in->bar_count || in->bar_arrive)
                 return "named barriers and bar.arrive are not run on hardware by hwrun";
             break;
         case I_ASSIGN:
-            if (!expr_ok(in->val))
-                return "address expressions (&x, translate) are not run on hardware by hwrun";
+            if (!expr_ok(in->val, heap))
+                return noheap;
             break;
         case I_IF: {
-            if (!expr_ok(in->val))
-                return "address expressions (&x, translate) are not run on hardware by hwrun";
-            const char *w = unsupported(&in->body, at);
+            if (!expr_ok(in->val, heap))
+                return noheap;
+            const char *w = unsupported(&in->body, heap, at);
             if (!w)
-                w = unsupported(&in->els, at);
+                w = unsupported(&in->els, heap, at);
             if (w)
                 return w;
             break;
         }
         case I_FOR: {
-            if (!expr_ok(in->val) || !expr_ok(in->val2) || !expr_ok(in->want))
-                return "address expressions (&x, translate) are not run on hardware by hwrun";
-            const char *w = unsupported(&in->body, at);
+            if (!expr_ok(in->val, heap) || !expr_ok(in->val2, heap) || !expr_ok(in->want, heap))
+                return noheap;
+            const char *w = unsupported(&in->body, heap, at);
             if (w)
                 return w;
             break;
@@ -113,9 +262,10 @@ int plan_build(hw_plan *p, const test *t)
     for (int i = 0; i < t->nthreads; i++) {
         const thread *th = &t->threads[i];
         const inst *at = NULL;
-        const char *w = th->host ? "host-side writes between launches are not run on hardware by hwrun" : NULL;
-        if (!w)
-            w = unsupported(&th->code, &at);
+        /* Host writes between launches run as a one-thread kernel of their own on the written
+         * location's device (as torch's zero_() of Iris's locks does). */
+        bool heap = t->heap.present && th->gpu >= 0 && th->gpu < t->heap.ranks;
+        const char *w = unsupported(&th->code, heap, &at);
         if (w) {
             snprintf(p->why, sizeof p->why, "%s:%d:%d: thread %s: %s", t->file, at ? at->pos.line : th->pos.line,
                      at ? at->pos.col : th->pos.col, th->name, w);
@@ -127,12 +277,6 @@ int plan_build(hw_plan *p, const test *t)
         }
     }
     for (int l = 0; l < t->nlocs; l++)
-        if (t->locs[l].type == TY_I8) {
-            snprintf(p->why, sizeof p->why, "%s:%d:%d: location %s: i8 locations are not run on hardware by hwrun",
-                     t->file, t->locs[l].pos.line, t->locs[l].pos.col, t->locs[l].name);
-            return -1;
-        }
-    for (int l = 0; l < t->nlocs; l++)
         if (t->locs[l].home >= 64) {
             snprintf(p->why, sizeof p->why, "location %s: GPU number out of hwrun's range (0..63)", t->locs[l].name);
             return -1;
@@ -140,7 +284,7 @@ int plan_build(hw_plan *p, const test *t)
     /* GPUs in use, numbered densely in order. */
     bool used[64] = {0};
     for (int i = 0; i < t->nthreads; i++)
-        if (t->threads[i].gpu >= 0 && t->threads[i].gpu < 64)
+        if (!t->threads[i].host && t->threads[i].gpu >= 0 && t->threads[i].gpu < 64)
             used[t->threads[i].gpu] = true;
     for (int l = 0; l < t->nlocs; l++) {
         if (t->locs[l].home == HOME_HOST)
@@ -200,7 +344,9 @@ int plan_build(hw_plan *p, const test *t)
         pk_of[k] = p->nk++;
         K->kernel = k;
         K->gpu = t->kernels[k].gpu;
-        K->dev = p->dev_of_gpu[K->gpu];
+        K->dev = K->gpu >= 0 && K->gpu < 64 ? p->dev_of_gpu[K->gpu] : -1;
+        if (K->dev < 0)
+            K->host = true;
         if (level[k] != lastlv) {
             lastlv = level[k];
             p->nlevels++;
@@ -243,12 +389,15 @@ int plan_build(hw_plan *p, const test *t)
         }
         p->role[i] = (hw_role){.pk = pk_of[th->kernel], .group = g, .wave = w, .lane = G->wave_size[w]++};
         const inst *bad = NULL;
-        int nb = count_barriers(&th->code, false, &bad);
+        int64_t ov[PLAN_MAX_REGS] = {0};
+        bool ovs[PLAN_MAX_REGS] = {false};
+        int nb = th->nregs > PLAN_MAX_REGS ? -1 : count_barriers(th, &th->code, false, ov, ovs, &bad);
         if (nb < 0) {
             snprintf(p->why, sizeof p->why,
-                     "%s:%d:%d: thread %s has a barrier inside if/else or a loop; hwrun runs only barriers that every "
-                     "thread of the work-group reaches unconditionally (anything else could deadlock the GPU)",
-                     t->file, bad->pos.line, bad->pos.col, th->name);
+                     "%s:%d:%d: thread %s has a barrier inside if/else or in a loop whose bounds are not known when "
+                     "the kernel is generated; hwrun runs only barriers that every thread of the work-group reaches "
+                     "unconditionally (anything else could deadlock the GPU)",
+                     t->file, bad ? bad->pos.line : th->pos.line, bad ? bad->pos.col : th->pos.col, th->name);
             return -1;
         }
         if (G->nbar >= 0 && G->nbar != nb) {
@@ -259,6 +408,19 @@ int plan_build(hw_plan *p, const test *t)
             return -1;
         }
         G->nbar = nb;
+    }
+    /* A host step runs on the device of the first location it writes (device 0 for host memory). */
+    for (int k = 0; k < p->nk; k++) {
+        hw_kernel *K = &p->k[k];
+        if (!K->host)
+            continue;
+        K->dev = 0;
+        const thread *th = K->ngroups ? &t->threads[K->groups[0].threads[0]] : NULL;
+        if (th && th->code.n && th->code.v[0].kind == I_ST && th->code.v[0].mem.loc >= 0) {
+            int home = t->locs[th->code.v[0].mem.loc].home;
+            if (home >= 0 && home < 64 && p->dev_of_gpu[home] >= 0)
+                K->dev = p->dev_of_gpu[home];
+        }
     }
     p->vmax = p->cmax = 1;
     for (int k = 0; k < p->nk; k++)

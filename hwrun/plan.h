@@ -15,10 +15,11 @@
 #define MEMSIM_HWRUN_PLAN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "../ir/ir.h"
 
-enum { PLAN_MAX_GPUS = 16 };
+enum { PLAN_MAX_GPUS = 16, PLAN_MAX_REGS = 256 };
 
 typedef struct {
     int nthreads;
@@ -38,6 +39,7 @@ typedef struct {
     int level;           /* 0 for kernels nothing runs before; kernels of a level run together */
     int nafter;
     int *after;          /* indices (in plan.k) of the kernels that must finish first (transitive) */
+    bool host;           /* the host's writes between launches (a host block's st/fill step) */
 } hw_kernel;
 
 typedef struct {
@@ -73,5 +75,19 @@ int plan_rows(const hw_plan *p, int block);
 
 /* The location's element size in bytes. */
 int loc_size(const location *l);
+/* The location a memory operand names without computing an address: a plain
+ * location, or a heap variable of the thread's own rank (gpu); -1 for
+ * var@peer and [ptr], which the device resolves through the heap-base table. */
+int mem_static_loc(const test *t, int gpu, const memref *m);
+
+/* Static values, for loops that hold barriers (the generator unrolls them):
+ * e's value in thread T when it depends only on constants and registers that
+ * are assigned once at the top level from such values (a template's indices),
+ * or on registers given in ov (where ovs says so). */
+bool thread_static_value(const thread *T, const expr *e, const int64_t *ov, const bool *ovs, int64_t *out);
+/* A loop's bounds and step, known statically (step > 0, at most 4096 iterations). */
+bool static_loop(const thread *T, const inst *in, const int64_t *ov, const bool *ovs, int64_t *lo, int64_t *hi,
+                 int64_t *step);
+bool block_has_barrier(const block *b);
 
 #endif

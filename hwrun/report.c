@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "stats.h"
@@ -14,6 +15,8 @@ const char *outcome_class(const hw_testresult *r, int b)
     bool ub = o->racy_ub[r->judge];
     if (b == ot_bucket_timeout(o))
         return k ? "await timed out (not judged)" : "no timeouts";
+    if (b == ot_bucket_ooh(o))
+        return k ? "out of heap (an access outside the instance's symmetric heaps: skipped, counted)" : "none";
     if (b == ot_bucket_other(o))
         return k ? (ub ? "seen, no model's state (racy program: undefined)"
                        : r->platform_caveat ? "seen, no model's state (PLATFORM: atomicity not guaranteed)"
@@ -40,6 +43,48 @@ const char *outcome_class(const hw_testresult *r, int b)
                   : r->platform_caveat ? "seen (PLATFORM: atomicity not guaranteed, not judged)" : "FORBIDDEN, SEEN";
     return "forbidden, not seen";
 }
+
+bool hw_bug_stats(const hw_testresult *r, const hw_result *R, uint64_t *k, double *first_s, uint64_t *first_launch)
+{
+    const otab *ot = &r->o;
+    const test *t = r->t;
+    *k = 0;
+    *first_s = -1;
+    *first_launch = 0;
+    if (!t || !R->hist || (t->cond && t->quant != Q_FORALL))
+        return false;
+    /* An instance shows the bug when its final state breaks the forall, when it is one of the
+     * models' error or hang states, when an await timed out, or when it left the heap. */
+    bool *bug = calloc((size_t)R->nbuckets, sizeof *bug);
+    for (int e = 0; e < ot->n; e++)
+        bug[e] = ot->e[e].hang || ot->e[e].error || (t->cond && !ot->e[e].cond);
+    bug[ot_bucket_timeout(ot)] = bug[ot_bucket_ooh(ot)] = true;
+    for (int b = 0; b < R->nbuckets; b++)
+        if (bug[b] && R->hist[b]) {
+            *k += R->hist[b];
+            if (R->first_seen[b] >= 0 && (*first_s < 0 || R->first_seen[b] < *first_s)) {
+                *first_s = R->first_seen[b];
+                *first_launch = R->first_launches ? R->first_launches[b] : 0;
+            }
+        }
+    /* States no model produced count when they break the condition (from the sample). */
+    uint64_t xk = 0;
+    for (int i = 0; i < R->nextra; i++)
+        if (t->cond && !otab_cond(ot, R->extra_vals + (size_t)i * ot->nshow))
+            xk += R->extra_count[i];
+    if (xk) {
+        *k += xk;
+        int b = ot_bucket_other(ot);
+        if (R->first_seen[b] >= 0 && (*first_s < 0 || R->first_seen[b] < *first_s)) {
+            *first_s = R->first_seen[b];
+            *first_launch = R->first_launches ? R->first_launches[b] : 0;
+        }
+    }
+    free(bug);
+    return true;
+}
+
+static bool verdict_is_bug(verdict_t v) { return v == V_FAILS || v == V_RACE || v == V_HANG || v == V_ERROR; }
 
 static const char *cell_verdict(const hw_testresult *r, int e, int m)
 {
@@ -116,6 +161,10 @@ void hwreport_text(FILE *f, const hw_testresult *r, const hw_gpu *g, const hw_op
                 strncat(buf, " *", sizeof buf - strlen(buf) - 1);
         } else if (b == ot_bucket_timeout(ot)) {
             snprintf(buf, sizeof buf, "(await timed out)");
+        } else if (b == ot_bucket_ooh(ot)) {
+            if (!ot->t->heap.present)
+                continue;
+            snprintf(buf, sizeof buf, "(out of heap)");
         } else {
             snprintf(buf, sizeof buf, "(other state)");
         }
@@ -161,6 +210,31 @@ void hwreport_text(FILE *f, const hw_testresult *r, const hw_gpu *g, const hw_op
         fprintf(f, "   condition (marked *; a state no model produced counts too): seen %llu of %llu; %s says %s%s\n", (unsigned long long)k,
                 (unsigned long long)n, ot->models[r->judge]->name, verdict_name(v),
                 k && k < 3 ? " (seen fewer than 3 times: re-run before trusting it)" : "");
+    }
+    {
+        uint64_t bk, bl;
+        double bs;
+        if (hw_bug_stats(r, R, &bk, &bs, &bl)) {
+            verdict_t v = ot->verdict[r->judge];
+            if (verdict_is_bug(v) && bk)
+                fprintf(f, "   bug (%s: %s): SEEN in %llu of %llu instances (%.3g), first after %.3g s (%llu launches)\n",
+                        ot->models[r->judge]->name, verdict_name(v), (unsigned long long)bk, (unsigned long long)n,
+                        n ? (double)bk / (double)n : 0, bs, (unsigned long long)bl);
+            else if (verdict_is_bug(v))
+                fprintf(f, "   bug (%s: %s): not seen in %llu instances (95%% bound on its rate: %.2g)\n",
+                        ot->models[r->judge]->name, verdict_name(v), (unsigned long long)n, n ? upper95_zero(n) : 1.0);
+            else if (bk)
+                fprintf(f, "   no bug (%s: %s), yet a failing state SEEN in %llu of %llu instances\n",
+                        ot->models[r->judge]->name, verdict_name(v), (unsigned long long)bk, (unsigned long long)n);
+            else
+                fprintf(f, "   no bug (%s: %s): no failing state in %llu instances (95%% bound on its rate: %.2g)\n",
+                        ot->models[r->judge]->name, verdict_name(v), (unsigned long long)n, n ? upper95_zero(n) : 1.0);
+        }
+        if (t->heap.present) {
+            fprintf(f, "   symmetric heap: %s%s; out of heap: %llu\n", R->heap_alloc[0] ? R->heap_alloc : "(not allocated)",
+                    R->folded ? " (ranks folded onto one device)" : "",
+                    (unsigned long long)R->hist[ot_bucket_ooh(ot)]);
+        }
     }
     if (r->control_file)
         fprintf(f, "   control %s: weak outcome %s (%llu of %llu) in this environment\n", r->control_file,
@@ -375,6 +449,45 @@ void hwreport_json(jw *w, const hw_testresult *r, const hw_gpu *g, const hw_opts
         stats_json(w, R->hist[ot_bucket_timeout(ot)], R->instances, R->seconds, R->first_seen[ot_bucket_timeout(ot)]);
         jw_bool(w, "models_say_it_can_hang", ot->model_hangs[r->judge]);
         jw_end_obj(w);
+        jw_obj(w, "out_of_heap");
+        stats_json(w, R->hist[ot_bucket_ooh(ot)], R->instances, R->seconds, R->first_seen[ot_bucket_ooh(ot)]);
+        jw_end_obj(w);
+        jw_bool(w, "folded", R->folded);
+        if (t->heap.present) {
+            jw_obj(w, "heap");
+            jw_int(w, "ranks", t->heap.ranks);
+            jw_int(w, "bytes_per_rank_and_instance", (int)t->heap.size);
+            jw_str(w, "granularity_in_test", t->heap.gran == GRAN_COARSE ? "coarse" : "fine");
+            jw_str(w, "allocation", R->heap_alloc);
+            jw_end_obj(w);
+        }
+        {
+            uint64_t bk, bl;
+            double bs;
+            if (hw_bug_stats(r, R, &bk, &bs, &bl)) {
+                verdict_t v = ot->verdict[r->judge];
+                jw_obj(w, "bug");
+                jw_str(w, "judge", ot->models[r->judge]->name);
+                jw_str(w, "model_verdict", verdict_name(v));
+                jw_bool(w, "model_says_buggy", verdict_is_bug(v));
+                jw_str(w, "counted", "instances whose final state breaks the forall condition or is a model's error/hang "
+                                     "state, awaits that timed out, accesses out of the heap");
+                jw_bool(w, "seen", bk > 0);
+                jw_u64(w, "count", bk);
+                jw_u64(w, "instances", R->instances);
+                jw_num(w, "rate", R->instances ? (double)bk / (double)R->instances : 0);
+                if (bk) {
+                    jw_num(w, "first_seen_after_seconds", bs);
+                    jw_u64(w, "first_seen_after_iterations", bl);
+                } else {
+                    jw_null(w, "first_seen_after_seconds");
+                    jw_null(w, "first_seen_after_iterations");
+                    jw_num(w, "upper95_exact", upper95_zero(R->instances));
+                    jw_num(w, "upper95_rule_of_three", rule_of_three(R->instances));
+                }
+                jw_end_obj(w);
+            }
+        }
         jw_obj(w, "other");
         stats_json(w, R->hist[ot_bucket_other(ot)], R->instances, R->seconds, R->first_seen[ot_bucket_other(ot)]);
         jw_arr(w, "sample");

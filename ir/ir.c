@@ -255,6 +255,9 @@ void test_free(test *t)
     }
     free(t->srcmap);
     free(t->cell_owner);
+    for (int i = 0; i < t->nshmem_calls; i++)
+        free(t->shmem_calls[i].name);
+    free(t->shmem_calls);
     free(t->file);
     free(t->source);
     free(t->name);

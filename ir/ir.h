@@ -46,8 +46,14 @@ typedef struct {
 typedef enum {
     EX_CONST = 0, EX_REG, EX_BIN, EX_NEG, EX_NOT, EX_BNOT,
     EX_ADDR,       /* &var[index] on the thread's own rank: an address in its heap */
-    EX_TRANSLATE   /* translate(a, b, c): base[c] + (a - base[b]), as Iris's __translate */
+    EX_TRANSLATE,  /* translate(a, b, c): base[c] + (a - base[b]), as Iris's __translate */
+    EX_GROUP       /* a fact about the thread's group, known when it runs: value is a GROUP_* */
 } exprkind_t;
+
+/* EX_GROUP: the thread's index among the test's threads of its workgroup
+ * (wavefront), their count, and the number of threads that call a SHMEM
+ * barrier_all (sync_all): what the desugared SHMEM calls need (lit/parse_shmem.c). */
+enum { GROUP_WG_RANK = 0, GROUP_WG_SIZE, GROUP_WAVE_RANK, GROUP_WAVE_SIZE, GROUP_BARRIER_ALL, GROUP_SYNC_ALL };
 
 typedef enum {
     BIN_ADD = 0, BIN_SUB, BIN_MUL, BIN_DIV, BIN_MOD, BIN_AND, BIN_OR, BIN_XOR, BIN_SHL, BIN_SHR,
@@ -116,7 +122,30 @@ typedef struct inst {
     expr *bar_count;  /* I_BARRIER: PTX bar.sync a, b: b, part of the barrier's identity as in Dat3M; or NULL */
     bool bar_arrive;  /* I_BARRIER: arrive without waiting (PTX bar.arrive) */
     unsigned vk;      /* Vulkan attributes, VK_* below (0: none given) */
+    /* Desugared from a SHMEM device call (lit/parse_shmem.c, docs/models.md §7). */
+    int shmem;        /* 1 + index in test.shmem_calls, or 0 */
+    uint8_t shmem_role; /* SHM_* below */
 } inst;
+
+/* What an instruction desugared from a SHMEM call stands for. */
+enum {
+    SHM_NONE = 0,
+    SHM_PUT,      /* a store of put/p/put_signal's data to the destination PE */
+    SHM_SOURCE,   /* put's read of its local source */
+    SHM_GET,      /* get/g: the read of the remote source (and get's local store) */
+    SHM_AMO,      /* an atomic on a peer */
+    SHM_SIGNAL,   /* signal_op, or put_signal's signal update */
+    SHM_FENCE,    /* shmem_fence: orders delivery to the same PE (sim/symexec.c) */
+    SHM_QUIET,    /* shmem_quiet, or barrier_all's completion */
+    SHM_WAIT,     /* wait_until*, signal_wait_until */
+    SHM_BARRIER,  /* barrier_all / sync_all's arrival and wait */
+    SHM_INTERNAL  /* bookkeeping: loop counters, epochs */
+};
+
+typedef struct {
+    char *name;          /* the call as the user wrote it: nvshmem_int_put_nbi */
+    srcpos pos;
+} shmem_call;
 
 /* Vulkan/SPIR-V attributes of an instruction (model/vulkan.c).  VK_GIVEN
  * marks an instruction whose attributes came from a Vulkan source; without
@@ -156,6 +185,7 @@ typedef struct {
     int *after;          /* kernels that the host orders before this one */
     int nafter;
     bool implicit;       /* created because no kernel syntax was used */
+    bool not_coresident; /* `launch normal`: its workgroups may not all run at once */
     srcpos pos;
 } kernel;
 
@@ -241,6 +271,8 @@ typedef struct {
      * !dbg location); NULL for tests written as .lit. */
     struct srcline *srcmap;
     int nsrcmap;
+    shmem_call *shmem_calls; /* the SHMEM calls statements were desugared from */
+    int nshmem_calls;
 } test;
 
 typedef struct srcline {

@@ -816,6 +816,12 @@ static bool parse_stmt(parser *p, block *b)
         ok = true;
     } else if (tok_is(&tk, "await")) {
         ok = parse_await(p, &in, -1);
+    } else if (shmem_call_name(&tk) && peek(p)->kind == T_LPAREN) {
+        if (!parse_shmem_call(p, b, -1))
+            return false;
+        while (accept(p, T_SEMI))
+            ;
+        return true;
     } else if (tk.len > 6 && strncmp(tk.start, "fence.", 6) == 0) {
         opcode op;
         ok = parse_opcode(p, &tk, &op);
@@ -838,6 +844,12 @@ static bool parse_stmt(parser *p, block *b)
         token rhs = p->tok;
         if (tok_is(&rhs, "await")) {
             ok = parse_await(p, &in, dst);
+        } else if (shmem_call_name(&rhs) && peek(p)->kind == T_LPAREN) {
+            if (!parse_shmem_call(p, b, dst))
+                return false;
+            while (accept(p, T_SEMI))
+                ;
+            return true;
         } else if (rhs.kind == T_IDENT && (tok_is(&rhs, "ld") || tok_is(&rhs, "atom") || tok_is(&rhs, "st") ||
                                            (rhs.len > 3 && (strncmp(rhs.start, "ld.", 3) == 0 || strncmp(rhs.start, "st.", 3) == 0)) ||
                                            (rhs.len > 5 && strncmp(rhs.start, "atom.", 5) == 0))) {

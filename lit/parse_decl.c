@@ -301,6 +301,22 @@ bool parse_kernel(parser *p)
             advance(p);
         } while (accept(p, T_COMMA));
     }
+    /* launch collective | normal: whether the kernel's workgroups are
+     * guaranteed to run at the same time (NVSHMEM's collective launch, a
+     * cooperative launch) or may be scheduled one after another. */
+    if (tok_is(&p->tok, "launch")) {
+        advance(p);
+        if (tok_is(&p->tok, "collective") || tok_is(&p->tok, "cooperative")) {
+            k.not_coresident = false;
+        } else if (tok_is(&p->tok, "normal")) {
+            k.not_coresident = true;
+        } else {
+            ERR("expected 'collective' or 'normal' after 'launch' (whether the kernel's workgroups are co-resident)");
+            free(k.after);
+            return false;
+        }
+        advance(p);
+    }
     k.name = tok_str(&name);
     grow((void **)&t->kernels, t->nkernels, &p->kernel_capacity, sizeof *t->kernels);
     t->kernels[t->nkernels++] = k;
@@ -1091,6 +1107,7 @@ bool parse_host(parser *p)
             snprintf(buf, sizeof buf, launches[K] > 1 ? "%s@%d" : "%s", t->kernels[K].name, n);
             ki.name = strdup(buf);
             ki.gpu = t->kernels[K].gpu;
+            ki.not_coresident = t->kernels[K].not_coresident;
             ki.pos = st->pos;
             for (int k = 0; k < nkern; k++)
                 if (done[k] || nk[k].gpu == -1)

@@ -68,6 +68,11 @@ bool parse_kernel(parser *p);
 bool parse_thread(parser *p);
 bool finish(parser *p);
 
+/* SHMEM device calls (parse_shmem.c): whether a token names one, and the
+ * call, desugared onto b; dst receives a fetching call's value, or -1. */
+bool shmem_call_name(const token *tk);
+bool parse_shmem_call(parser *p, block *b, int dst);
+
 cond *parse_cond_or(parser *p);
 bool parse_condition(parser *p, quant_t q);
 bool parse_expect(parser *p);

@@ -30,6 +30,11 @@ typedef struct {
     char *expr_error;    /* a run-time error met while evaluating (translate) */
     char *warn;          /* the first problem the path went on after */
     const inst *warn_at;
+    /* shmem_fence (docs/models.md §7): PEs that SHMEM puts and atomics went
+     * to since the last fence or quiet, the PEs a fence has since ordered
+     * them for, and that fence. */
+    uint64_t shm_sent, shm_fenced;
+    const inst *shm_fence_at;
 } pstate;
 
 typedef struct {
@@ -214,6 +219,48 @@ static bool known(sx *x, pstate *s, const expr *e, const char *what, int64_t *ou
     return known_origin(x, s, e, what, out, NULL);
 }
 
+/* Whether block b has an instruction of SHMEM role `role` on location loc. */
+static bool block_uses(const block *b, int loc, int role)
+{
+    for (int i = 0; i < b->n; i++) {
+        const inst *in = &b->v[i];
+        if ((in->shmem_role == role && in->mem.loc == loc) || block_uses(&in->body, loc, role) ||
+            block_uses(&in->els, loc, role))
+            return true;
+    }
+    return false;
+}
+
+/* EX_GROUP: the thread's place among the test's threads of its workgroup or
+ * wavefront, or how many threads call barrier_all (sync_all). */
+static int64_t group_fact(sx *x, int which)
+{
+    const test *t = x->t;
+    const thread *me = x->th;
+    if (which == GROUP_BARRIER_ALL || which == GROUP_SYNC_ALL) {
+        const char *name = which == GROUP_BARRIER_ALL ? "__shmem_barrier_all" : "__shmem_sync_all";
+        int loc = -1;
+        for (int l = 0; l < t->nlocs && loc < 0; l++)
+            if (strcmp(t->locs[l].name, name) == 0)
+                loc = l;
+        int64_t n = 0;
+        for (int i = 0; i < t->nthreads; i++)
+            n += block_uses(&t->threads[i].code, loc, SHM_BARRIER);
+        return n;
+    }
+    bool wave = which == GROUP_WAVE_RANK || which == GROUP_WAVE_SIZE;
+    int64_t rank = 0, size = 0;
+    for (int i = 0; i < t->nthreads; i++) {
+        const thread *o = &t->threads[i];
+        if (o->host || o->gpu != me->gpu || o->wg != me->wg || (wave && o->wave != me->wave))
+            continue;
+        if (i < x->tid)
+            rank++;
+        size++;
+    }
+    return which == GROUP_WG_RANK || which == GROUP_WAVE_RANK ? rank : size;
+}
+
 static int eval_expr(sx *x, pstate *s, const expr *e)
 {
     const symheap *h = &x->t->heap;
@@ -251,6 +298,7 @@ static int eval_expr(sx *x, pstate *s, const expr *e)
         }
         return mk_address(x, HEAP_BASE(to) + (ptr - HEAP_BASE(from)), origin);
     }
+    case EX_GROUP: return mk_const(x, group_fact(x, (int)e->value));
     case EX_REG: return s->regs[e->reg];
     case EX_BIN: {
         int a = eval_expr(x, s, e->a);
@@ -655,6 +703,58 @@ static void named_barrier(sx *x, pstate *s, const inst *in)
 
 static void step_inner(sx *x, pstate *s, const inst *in);
 
+/* wait_until_any: the last iteration of the spin reads every variable; it
+ * succeeds when one satisfies the comparison and returns the first such
+ * index, or it hangs reading each variable's last value. */
+static void await_any(sx *x, pstate *s, const inst *in)
+{
+    int64_t n;
+    if (!known(x, s, in->val2, "wait_until_any's number of variables", &n))
+        return;
+    uint64_t addr;
+    int cell = resolve_cell(x, s, in, &addr);
+    if (cell < 0 || x->failed || s->done)
+        return;
+    const location *L = &x->t->locs[cell_loc(x->t, cell)];
+    if (n <= 0 || cell + n > L->first_cell + L->len) {
+        char cn[96];
+        cell_name(x->t, cell, cn, sizeof cn);
+        fail_path(x, s, in, fmt("wait_until_any over %lld variables from %s: %s has %d elements", (long long)n, cn,
+                                L->name, L->len));
+        return;
+    }
+    int want = eval_expr(x, s, in->want);
+    int ok[64], ridx[64];
+    if (n > 64) {
+        fail(x, in, "%s", "wait_until_any over more than 64 variables");
+        return;
+    }
+    for (int k = 0; k < n; k++) {
+        int rn = memory_access(x, s, in, cell + k, addr, false);
+        if (rn < 0)
+            return;
+        ridx[k] = s->nev - 1;
+        ok[k] = mk_bin(x, in->await_op, rn, want);
+    }
+    int any = mk_const(x, 0), none_before = mk_const(x, 1), idx = mk_const(x, 0);
+    for (int k = 0; k < n; k++) {
+        any = mk_bin(x, BIN_LOR, any, ok[k]);
+        int first = mk_bin(x, BIN_LAND, none_before, ok[k]);
+        idx = mk_bin(x, BIN_ADD, idx, mk_bin(x, BIN_MUL, first, mk_const(x, k)));
+        none_before = mk_bin(x, BIN_LAND, none_before, mk_un(x, EX_NOT, ok[k]));
+    }
+    pstate *h = state_copy(x, s);
+    add_cons(h, mk_un(x, EX_NOT, any));
+    for (int k = 0; k < n; k++)
+        h->ev[ridx[k]].await_hang = true;
+    finish_path(x, h, true, NULL, NULL);
+    state_free(h);
+    add_cons(s, any);
+    s->ctrl |= deps_of(x, any);
+    if (in->dst >= 0)
+        s->regs[in->dst] = idx;
+}
+
 /* One instruction; an evaluation error (a bad pointer) ends the path. */
 static void step(sx *x, pstate *s, const inst *in)
 {
@@ -692,6 +792,16 @@ static void step_inner(sx *x, pstate *s, const inst *in)
         s->regs[in->dst] = eval_expr(x, s, in->val);
         return;
     case I_FENCE: {
+        if (in->shmem_role == SHM_FENCE) {
+            /* Ordered delivery to each PE sent to so far: the release fence
+             * is placed before the next put or atomic to one of them. */
+            s->shm_fenced |= s->shm_sent;
+            s->shm_sent = 0;
+            s->shm_fence_at = in;
+            return;
+        }
+        if (in->shmem_role == SHM_QUIET)
+            s->shm_sent = s->shm_fenced = 0;
         pevent *e = add_event(s, EV_F, in);
         (void)e;
         return;
@@ -732,11 +842,26 @@ static void step_inner(sx *x, pstate *s, const inst *in)
     default:
         break;
     }
+    if (in->kind == I_AWAIT && in->val2 && !in->await_rmw) {
+        await_any(x, s, in);
+        return;
+    }
     /* Memory instructions. */
     uint64_t addr;
     int cell = resolve_cell(x, s, in, &addr);
     if (cell < 0 || x->failed || s->done)
         return;
+    if (in->shmem_role == SHM_PUT || in->shmem_role == SHM_AMO || in->shmem_role == SHM_SIGNAL) {
+        int pe = x->t->locs[cell_loc(x->t, cell)].home;
+        uint64_t bit = pe >= 0 && pe < 64 ? 1ull << pe : 0;
+        if (s->shm_fenced & bit) {
+            pevent *f = add_event(s, EV_F, s->shm_fence_at);
+            f->ord = ORD_RELEASE;
+            f->scope = SCOPE_SYS;
+            s->shm_fenced = 0;
+        }
+        s->shm_sent |= bit;
+    }
     bool sc_access = in->ord == ORD_SEQ_CST;
     if (in->kind == I_ST) {
         if (sc_access) {

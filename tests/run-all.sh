@@ -9,7 +9,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   need=""
-  for p in cmake make gcc g++ clang-14 libclang-rt-14-dev libcunit1-dev libcjson-dev graphviz hipcc libamdhip64-dev llvm-22-dev clang-22; do
+  for p in cmake make gcc g++ clang-14 libclang-rt-14-dev libcunit1-dev libcjson-dev graphviz hipcc libamdhip64-dev chromium llvm-22 llvm-22-dev clang-22 python3; do
     dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
   done
   if [ -n "$need" ]; then
@@ -31,5 +31,5 @@ cmake --build build-asan -j"$jobs"
 
 echo "== parser fuzzing (libFuzzer, clang-14)"
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=Debug -DMEMSIM_SANITIZE=ON -DMEMSIM_FUZZ=ON >/dev/null
-cmake --build build-fuzz -j"$jobs" --target fuzz_lit fuzz_litmus fuzz_alloy fuzz_launch
+cmake --build build-fuzz -j"$jobs" --target fuzz_lit fuzz_litmus fuzz_alloy fuzz_hwresults fuzz_launch
 (cd build-fuzz && ctest --output-on-failure -R '^fuzz_')

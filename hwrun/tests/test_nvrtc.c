@@ -60,6 +60,7 @@ static int check_block(const char *file, const block *b, const char *ptx)
                 snprintf(want[0], sizeof want[0], "fence.acq_rel.%s;", sc(in->scope));
             break;
         case I_IF:
+        case I_FOR:
             bad += check_block(file, &in->body, ptx) + check_block(file, &in->els, ptx);
             break;
         default: break;

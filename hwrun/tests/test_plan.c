@@ -95,10 +95,53 @@ static void test_refusals(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(p.why, "different numbers of barriers"));
     plan_free(&p);
     test_free(t);
-    t = parse("test b3\nmemory { lk: i8 }\nthread P0 @gpu0.wg0 { st lk, 1 }\n");
+    /* A barrier in a loop whose bound is read from memory could deadlock: refused. */
+    t = parse("test b3\n" MEM "thread P0 @gpu0.wg0 { r0 = ld x\n for i in 0..r0 { barrier } }\n"
+              "thread P1 @gpu0.wg0 { barrier }\n");
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     CU_ASSERT_EQUAL(plan_build(&p, t), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(p.why, "i8 locations are not run on hardware"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(p.why, "loop whose bounds are not known"));
+    plan_free(&p);
+    test_free(t);
+}
+
+/* What the kernel library needs: i8 locations, barriers in loops with static bounds (counted per
+ * iteration, from the template's indices), heap operands, host steps as kernels of their own. */
+static void test_kernel_constructs(void)
+{
+    test *t = parse("test i8\nmemory { lk: i8 }\nthread P0 @gpu0.wg0 { st lk, 1 }\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    hw_plan p;
+    CU_ASSERT_EQUAL(plan_build(&p, t), 0);
+    CU_ASSERT_EQUAL(loc_size(&t->locs[0]), 1);
+    plan_free(&p);
+    test_free(t);
+    t = parse("test loops\n" MEM "thread P for w in 0..2, t in 0..2 @gpu0.wg(w) {\n"
+              "  for i in w..4 step 2 { st x, i\n barrier }\n}\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_EQUAL_FATAL(plan_build(&p, t), 0);
+    CU_ASSERT_EQUAL(p.k[0].ngroups, 2);
+    CU_ASSERT_EQUAL(p.k[0].groups[0].nbar, 2); /* i = 0, 2 */
+    CU_ASSERT_EQUAL(p.k[0].groups[1].nbar, 2); /* i = 1, 3 */
+    plan_free(&p);
+    test_free(t);
+    t = parse("test heap\nheap { ranks 2; size 256; fine\n d: i32[2]\n f: i32 }\n"
+              "kernel A @gpu0\nkernel B @gpu1\n"
+              "thread P @gpu0.wg0 in A { q = translate(&d[1], 0, 1)\n st [q], 1\n st f@1, 1 }\n"
+              "thread C @gpu1.wg0 in B { r = ld d[1] }\n"
+              "host { launch A, B\n sync\n fill f@1, 0\n launch A, B\n sync }\n"
+              "forall (d@1[1] == 1)\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_EQUAL_FATAL(plan_build(&p, t), 0);
+    CU_ASSERT_EQUAL(p.ngpus, 2);
+    CU_ASSERT_EQUAL(p.nk, 5);
+    int host = -1;
+    for (int k = 0; k < p.nk; k++)
+        if (p.k[k].host)
+            host = k;
+    CU_ASSERT_FATAL(host >= 0);
+    CU_ASSERT_EQUAL(p.k[host].dev, 1);   /* it writes rank 1's f */
+    CU_ASSERT_EQUAL(p.k[host].level, 1); /* after the first launches, before the second */
     plan_free(&p);
     test_free(t);
 }
@@ -192,5 +235,6 @@ void add_plan_tests(void)
     CU_add_test(s, "threads sharing a wave", test_same_wave);
     CU_add_test(s, "GPUs and kernel order", test_gpus_and_kernels);
     CU_add_test(s, "constructs that could hang a GPU are refused", test_refusals);
+    CU_add_test(s, "kernel constructs: i8, barriers in static loops, heap, host steps", test_kernel_constructs);
     CU_add_test(s, "instance mapping is a bijection", test_bijection);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../hwtest.h"
+#include "../report.h"
 #include "unit.h"
 
 static int fails;
@@ -29,10 +30,14 @@ static uint64_t sum(const hw_result *r)
     return s;
 }
 
+static bool fold;            /* the next runs fold every test GPU onto device 0 */
+static uint64_t want_instances = 1500;
+
 static void run(hw_gpu *g, const char *file, void (*check)(const hw_testresult *))
 {
     hw_opts o;
     hw_opts_default(&o);
+    o.fold_gpus = fold;
     o.env.block = 64;
     o.env.timeout = 200000000; /* ns in the simulator: host threads start slowly */
     o.env.bar_budget = 100000;
@@ -52,10 +57,10 @@ static void run(hw_gpu *g, const char *file, void (*check)(const hw_testresult *
     }
     /* The instance count ends the run; the time limit is only a backstop
      * (under ASan on a busy 2-core machine a test needed more than 20 s). */
-    int rc = hwtest_run(&r, g, &o, 300, 1500);
+    int rc = hwtest_run(&r, g, &o, 300, want_instances);
     CHECK(rc == 0 && r.status == TR_RAN, "%s: %s", file, r.why);
     if (rc == 0) {
-        CHECK(r.total.instances >= 1500, "%s: %llu instances", file, (unsigned long long)r.total.instances);
+        CHECK(r.total.instances >= want_instances, "%s: %llu instances", file, (unsigned long long)r.total.instances);
         CHECK(sum(&r.total) == r.total.instances, "%s: histogram sums to %llu of %llu", file,
               (unsigned long long)sum(&r.total), (unsigned long long)r.total.instances);
         check(&r);
@@ -89,7 +94,70 @@ static void two_skews(const hw_testresult *r)
     CHECK(r->nskew == 2, "%s: the start-skew sweep ran %d environments", r->file, r->nskew);
 }
 
-int main(void)
+/* ---- the kernel skeletons (litmus/kernels/) ---------------------------------------------- */
+
+static uint64_t bug_count(const hw_testresult *r)
+{
+    uint64_t k = 0, l;
+    double s;
+    CHECK(hw_bug_stats(r, &r->total, &k, &s, &l), "%s: no bug statistics for a forall test", r->file);
+    return k;
+}
+
+/* A correct kernel: the forall holds in every instance; nothing out of the heap, no timeout. */
+static void kernel_correct(const hw_testresult *r)
+{
+    forall_holds(r);
+    CHECK(r->total.hist[ot_bucket_ooh(&r->o)] == 0, "%s: out of heap", r->file);
+    CHECK(bug_count(r) == 0, "%s: a bug state in a correct kernel", r->file);
+    CHECK(r->total.heap_alloc[0] != 0, "%s: the heap allocation is not recorded", r->file);
+}
+
+static void kernel_correct_folded(const hw_testresult *r)
+{
+    kernel_correct(r);
+    CHECK(r->total.folded, "%s: not recorded as folded", r->file);
+}
+
+/* translate(p, 1, 0) on a rank-0 pointer: every instance's store goes out of the heap, counted
+ * in its own class, never a fault; the model says error, so every instance shows the bug. */
+static void kernel_out_of_heap(const hw_testresult *r)
+{
+    CHECK(r->total.hist[ot_bucket_ooh(&r->o)] == r->total.instances, "%s: %llu of %llu out of heap", r->file,
+          (unsigned long long)r->total.hist[ot_bucket_ooh(&r->o)], (unsigned long long)r->total.instances);
+    CHECK(bug_count(r) == r->total.instances, "%s: the bug is in every instance", r->file);
+    CHECK(!r->forbidden_seen, "%s: out of heap is not a forbidden outcome", r->file);
+}
+
+/* Ranks allocating the heap in different orders: the flag lands in another variable (the device
+ * computes where, as the hardware would), the consumer's bounded await gives up: every instance
+ * shows the bug, none ends in a state no model has. */
+static void kernel_bad_translation(const hw_testresult *r)
+{
+    CHECK(bug_count(r) == r->total.instances, "%s: %llu of %llu instances show the bug", r->file,
+          (unsigned long long)bug_count(r), (unsigned long long)r->total.instances);
+    CHECK(r->total.hist[ot_bucket_other(&r->o)] == 0, "%s: states no model produced", r->file);
+    CHECK(r->total.hist[ot_bucket_ooh(&r->o)] == 0, "%s: the translation stays inside the heap", r->file);
+}
+
+static int kernels_main(hw_gpu *g)
+{
+    want_instances = 200;
+    run(g, "kernels/k1_mp_fine.lit", kernel_correct);                 /* var@peer, CAS await, barrier */
+    run(g, "kernels/k3_wgspec_barrier.lit", kernel_correct);          /* barriers in loops (unrolled) */
+    run(g, "kernels/k4_prodcons_reset.lit", kernel_correct);          /* i8 locks, host steps, two launches */
+    run(g, "kernels/k1_translate_swapped_ranks.lit", kernel_out_of_heap);
+    run(g, "kernels/k1_heap_order_mismatch.lit", kernel_bad_translation);
+    run(g, "kernels/k1_translate_order_mismatch.lit", kernel_bad_translation); /* [ptr] from translate(&x) */
+    fold = true;
+    run(g, "kernels/k8a_barrier_4r.lit", kernel_correct_folded);      /* 4 ranks on one device */
+    run(g, "kernels/k6_oneshot.lit", kernel_correct_folded);
+    g->shutdown(g);
+    printf("%s\n", fails ? "simulator, kernels: FAILED" : "simulator, kernels: all checks passed");
+    return fails ? 1 : 0;
+}
+
+int main(int argc, char **argv)
 {
     hw_gpu g;
     char why[512];
@@ -97,6 +165,8 @@ int main(void)
         printf("FAIL: %s\n", why);
         return 1;
     }
+    if (argc > 1 && strcmp(argv[1], "kernels") == 0)
+        return kernels_main(&g);
     run(&g, "mp_rel_acq_agent_diff_wg.lit", none_forbidden);
     run(&g, "barrier_mp_same_wg.lit", none_forbidden);
     run(&g, "atom_cas_mutex_agent_diff_wg.lit", none_forbidden);

@@ -1,0 +1,148 @@
+/* What the explorer's files share: one part's results per model, the state
+ * all workers share, and one worker's explorer over the current combination
+ * of thread paths.  Not an interface for anything outside sim/. */
+#ifndef MEMSIM_EXPLORE_INTERNAL_H
+#define MEMSIM_EXPLORE_INTERNAL_H
+
+#include <pthread.h>
+#include <time.h>
+
+#include "explore.h"
+#include "symexec.h"
+
+enum { MAX_THREADS = 64, MAX_SHOW = 256, MAX_EXAMPLES = 64, MAX_COMBINED = 1 << 20 };
+
+/* What one part produced under one model. */
+typedef struct {
+    long consistent, hangs, errors;
+    outcome *outs;          /* vals over the part's show items; cond unused */
+    int nouts, capouts;
+    execution **example;    /* one execution per outcome (the first MAX_EXAMPLES) */
+    long *example_key;
+    race_report *races;
+    int nraces, capraces;
+    execution *witness;     /* best race/hang execution */
+    model_verdict witness_v;
+    int witness_rank;
+    long witness_key;
+    char hang_msg[512], error_msg[512];
+    long hang_key, error_key;
+} part_model;
+
+typedef struct {
+    long candidates;
+    part_model pm[MAX_MODELS];
+} part_result;
+
+typedef struct {
+    const test *t;
+    const explore_opts *o;
+    thread_paths *tp;
+    int nparts;
+    int part_of[MAX_THREADS];
+    int *pshow[MAX_THREADS];        /* per part: indices into res->show */
+    int npshow[MAX_THREADS];
+    explore_result *res;
+    int nworkers;
+    part_result *results;           /* [part][worker] */
+    volatile int failed;
+    char err[1024];
+    struct timespec start;
+    long progress_candidates;
+    long nodes;
+    long next_unit[MAX_THREADS];    /* per part: the next unit a worker may claim */
+    pthread_mutex_t lock;
+    bool printed_progress;
+} shared;
+
+typedef struct {
+    shared *sh;
+    const test *t;
+    const explore_opts *o;
+    thread_paths *tp;        /* per thread */
+    int choice[MAX_THREADS]; /* path chosen per thread */
+    bool active[MAX_THREADS];
+    int part, worker;
+    part_result *pr;
+    long unit;               /* units (search nodes at the split depth) walked */
+    long claimed;            /* the unit this worker will explore next */
+    int split;               /* depth of the units */
+    long key;                /* (unit, candidate within it): deterministic choices */
+    long nodes;              /* search nodes visited */
+    /* the current combination */
+    execution *x;
+    int nthreads;
+    int first_ev[MAX_THREADS];
+    int nev_of[MAX_THREADS];
+    int nreads;
+    int read_ev[REL_MAX];
+    int read_index[MAX_THREADS][64];  /* thread, local read -> index in read_ev */
+    int ncand[REL_MAX];
+    int cand[REL_MAX][REL_MAX];
+    bool settled[REL_MAX];   /* per read event: every source's value is known */
+    int rf_of[REL_MAX];
+    bool known[REL_MAX];     /* read's value known (search) */
+    int64_t read_vals[MAX_THREADS][64];
+    int iw_of_cell[4096 + 64];
+    bool hang;
+    char hang_msg[512];
+    const inst *error_at;
+    const char *error;
+    int error_thread;
+    rel forced;              /* co edges every model forces */
+    rel base_storage[4];     /* the event-only relations of the combination */
+    base sbase;              /* ... and its sets, computed once per combination */
+    bool prune;              /* every model offers a prune order */
+    /* coherence enumeration */
+    int ncells_w;
+    int wcell[REL_MAX];
+    int wlist[REL_MAX][REL_MAX];
+    int nw[REL_MAX];
+    int coperm[REL_MAX][REL_MAX];
+} explorer;
+
+static inline double elapsed(const struct timespec *a)
+{
+    struct timespec b;
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    return (double)(b.tv_sec - a->tv_sec) + (double)(b.tv_nsec - a->tv_nsec) * 1e-9;
+}
+
+/* outcomes.c: show items, the condition over them, one part's outcomes and
+ * race reports, and recording a consistent candidate. */
+void add_show(explore_result *r, show_item it);
+void collect_show(explore_result *r, const cond *c);
+bool cond_on_vals(const explore_result *r, const cond *c, const int64_t *vals);
+int outcome_slot(part_model *pm, const int64_t *vals, int ns, bool hang, bool error, long key);
+race_report *race_slot(part_model *pm, const race_report *r);
+void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const int64_t *mem);
+
+/* candidate.c: coherence orders of a complete reads-from, each checked. */
+void enum_co(explorer *e, int k, int i, bool *used);
+
+/* search.c: the reads-from search and its pruning. */
+bool worth_exploring(explorer *e, int decided);
+void enum_rf(explorer *e, int r);
+
+/* combination.c: the execution skeleton of one combination of thread paths. */
+int build_combination(explorer *e);
+
+/* workers.c: one worker over every part; claiming units of the search. */
+typedef struct {
+    shared *sh;
+    int worker;
+    bool own_thread;   /* a spawned thread: its arena goes with it */
+} worker_arg;
+void *worker_main(void *arg);
+bool claim_unit(explorer *e);
+
+/* parts.c: independent parts of the test. */
+void split_parts(shared *sh);
+
+/* merge.c: workers' results merged per part, parts combined per model. */
+void part_model_free(part_model *pm);
+void merge_part_model(part_model *dst, part_model *src, int ns);
+void sort_part(part_model *pm, int ns);
+int combine_parts(shared *sh, int m);
+
+#endif

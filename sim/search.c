@@ -1,0 +1,269 @@
+/* The depth-first search over reads-from: each read's source in turn, the
+ * values the decided sources settle, and pruning of partial choices that
+ * the path constraints or every requested model rule out. */
+#include "explore_internal.h"
+
+#include <string.h>
+
+/* ---- values and reads-from ---------------------------------------------------------- */
+
+static int64_t write_value(const explorer *e, int th, const pevent *pw, int cell)
+{
+    int64_t v = sym_eval(&e->tp[th], pw->sym, e->read_vals[th]);
+    return normalize_value(e->t->locs[cell_loc(e->t, cell)].type, v);
+}
+
+/* Are all of a thread's reads in this mask known?  A read the thread never
+ * performed (it waits forever at an earlier barrier) is never known. */
+static bool deps_known(const explorer *e, int th, uint64_t deps)
+{
+    while (deps) {
+        int local = __builtin_ctzll(deps);
+        deps &= deps - 1;
+        int r = e->read_index[th][local];
+        if (r < 0 || !e->known[r])
+            return false;
+    }
+    return true;
+}
+
+/* Did the thread perform every read in this mask? */
+static bool deps_performed(const explorer *e, int th, uint64_t deps)
+{
+    while (deps) {
+        int local = __builtin_ctzll(deps);
+        deps &= deps - 1;
+        if (e->read_index[th][local] < 0)
+            return false;
+    }
+    return true;
+}
+
+/* Settles every value the decided reads-from (the first `decided` reads)
+ * determines, and checks each path constraint whose reads are all known.
+ * False when a constraint fails: no completion follows this path. */
+static bool settle_values(explorer *e, int decided)
+{
+    execution *x = e->x;
+    for (int r = 0; r < e->nreads; r++)
+        e->known[r] = false;
+    bool progress = true;
+    while (progress) {
+        progress = false;
+        for (int r = 0; r < decided; r++) {
+            if (e->known[r])
+                continue;
+            int ev = e->read_ev[r];
+            int w = e->rf_of[ev];
+            const event *W = &x->ev[w];
+            int64_t v;
+            if (W->kind == EV_IW) {
+                v = W->value;
+            } else {
+                int th = W->thread;
+                const tpath *p = &e->tp[th].v[e->choice[th]];
+                const pevent *pw = &p->ev[w - e->first_ev[th]];
+                if (!deps_known(e, th, e->tp[th].pool[pw->sym].deps))
+                    continue;
+                v = write_value(e, th, pw, W->cell);
+                x->ev[w].value = v;
+            }
+            int th = x->ev[ev].thread;
+            const tpath *p = &e->tp[th].v[e->choice[th]];
+            e->read_vals[th][p->ev[ev - e->first_ev[th]].read] = v;
+            x->ev[ev].value = v;
+            e->known[r] = true;
+            progress = true;
+        }
+    }
+    for (int th = 0; th < e->nthreads; th++) {
+        if (!e->active[th])
+            continue;
+        const tpath *p = &e->tp[th].v[e->choice[th]];
+        for (int c = 0; c < p->ncons; c++) {
+            uint64_t deps = e->tp[th].pool[p->cons[c]].deps;
+            /* A branch after the point where the thread stopped was never taken. */
+            if (!deps_performed(e, th, deps))
+                continue;
+            if (deps_known(e, th, deps) && !sym_eval(&e->tp[th], p->cons[c], e->read_vals[th]))
+                return false;
+        }
+    }
+    if (decided < e->nreads)
+        return true;
+    for (int r = 0; r < e->nreads; r++)
+        if (!e->known[r])
+            return false; /* values along an rf | data cycle: thin air */
+
+    /* Writes nobody reads still need their values (final memory). */
+    for (int i = 0; i < x->n; i++) {
+        event *W = &x->ev[i];
+        if (W->kind != EV_W)
+            continue;
+        int th = W->thread;
+        const tpath *p = &e->tp[th].v[e->choice[th]];
+        W->value = write_value(e, th, &p->ev[i - e->first_ev[th]], W->cell);
+    }
+    return true;
+}
+
+/* A hanging await reads its cell's last write: not the initial write when
+ * the cell has other writes, nor a write that an RMW reads (its own write
+ * comes after it; for PTX this needs the two to be morally strong). */
+static bool hang_reads_can_be_last(explorer *e, int decided)
+{
+    const execution *x = e->x;
+    for (int r = 0; r < decided; r++) {
+        int ev = e->read_ev[r];
+        if (!x->ev[ev].await_hang)
+            continue;
+        int w = e->rf_of[ev], c = x->ev[ev].cell;
+        if (x->ev[w].kind == EV_IW) {
+            for (int k = 0; k < e->ncells_w; k++)
+                if (e->wcell[k] == c && e->nw[k] > 0)
+                    return false;
+            continue;
+        }
+        for (int q = 0; q < decided; q++) {
+            int ev2 = e->read_ev[q];
+            if (ev2 != ev && e->rf_of[ev2] == w && x->ev[ev2].rmw_partner >= 0 &&
+                rel_has(e->sbase.incl, w, ev2))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* Morally strong, as PTX needs for its per-location axiom: the same thread,
+ * or two atomics whose scopes include each other. */
+static bool strong_pair(const explorer *e, int a, int b)
+{
+    const event *A = &e->x->ev[a], *B = &e->x->ev[b];
+    if (A->thread == B->thread)
+        return true;
+    return A->ord != ORD_PLAIN && B->ord != ORD_PLAIN && rel_has(e->sbase.incl, a, b);
+}
+
+/* Read-read coherence along program order, which every model here has for
+ * morally strong accesses (src11: hb;eco, PTX: SC-per-Location, Vulkan:
+ * locord | rf | fr, SC): when r1 is po-before r2 on one cell and r1 reads
+ * w1, r2 cannot read a write that must be coherence-before w1 -- the
+ * initial write, or one po-before w1 in w1's thread.  Without this a failing
+ * CAS after a successful poll survives to the leaves of the search. */
+static bool reads_coherent_along_po(const explorer *e, int decided)
+{
+    const execution *x = e->x;
+    for (int j = 0; j < decided; j++) {
+        int r2 = e->read_ev[j], w2 = e->rf_of[r2];
+        for (int i = 0; i < decided; i++) {
+            int r1 = e->read_ev[i], w1 = e->rf_of[r1];
+            if (w1 == w2 || x->ev[r1].cell != x->ev[r2].cell || !rel_has(&x->po, r1, r2))
+                continue;
+            if (x->ev[w1].kind == EV_IW)
+                continue;
+            bool w2_before = x->ev[w2].kind == EV_IW || rel_has(&x->po, w2, w1);
+            if (w2_before && strong_pair(e, w1, r1) && strong_pair(e, w1, r2))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* May some completion of the first `decided` reads-from be consistent under
+ * some model?  At a leaf, also records what co every model forces. */
+bool worth_exploring(explorer *e, int decided)
+{
+    e->nodes++;
+    execution *x = e->x;
+    rel_begin(x->n);
+    /* Every model here forbids rf | dep cycles (thin air); values along such
+     * a cycle could not be computed anyway. */
+    if (!acyclic(U(&x->rf, &x->dep)))
+        return false;
+    if (!settle_values(e, decided))
+        return false;
+    if (!hang_reads_can_be_last(e, decided))
+        return false;
+    if (!reads_coherent_along_po(e, decided))
+        return false;
+    if (!e->prune) {
+        if (decided == e->nreads)
+            memset(&e->forced, 0, sizeof e->forced);
+        return true;
+    }
+    base b = e->sbase;
+    base_compute_dynamic(&b);
+    set dec = set_empty();
+    for (int r = 0; r < decided; r++)
+        set_add(&dec, e->read_ev[r]);
+    bool all_violate = true;
+    rel *forced = decided == e->nreads ? rel_new() : NULL;
+    for (int m = 0; m < e->o->nmodels; m++) {
+        int mark = rel_mark();
+        R order = e->o->models[m]->prune_order(&b);
+        bool violates = violates_prune_order(&b, order, dec);
+        all_violate = all_violate && violates;
+        if (forced) {
+            /* Writes to one cell that the order relates: co must agree. */
+            for (int i = 0; i < x->n; i++)
+                for (int j = 0; j < x->n; j++) {
+                    bool f = set_has(b.Wr, i) && set_has(b.Wr, j) && rel_has(b.sloc, i, j) && rel_has(order, i, j);
+                    if (m == 0 ? f : (rel_has(forced, i, j) && f)) {
+                        if (m == 0)
+                            rel_add(forced, i, j);
+                    } else if (m > 0 && rel_has(forced, i, j)) {
+                        forced->row[i].w[j / 64] &= ~(1ull << (j % 64));
+                    }
+                }
+        }
+        rel_release(mark);
+        if (!violates && !forced)
+            return true;
+    }
+    if (forced && !all_violate) {
+        /* Coherence along reads-from, the same in every model here: a thread's
+         * own earlier write is before what it reads (CoWR), and a write after
+         * a read is after the write it read (CoRW; PTX needs the accesses to
+         * be morally strong, hence incl). */
+        for (int r = 0; r < x->n; r++) {
+            if (x->ev[r].kind != EV_R)
+                continue;
+            int w = e->rf_of[r];
+            if (x->ev[w].kind == EV_IW)
+                continue;
+            for (int w2 = 0; w2 < x->n; w2++) {
+                if (w2 == w || x->ev[w2].kind != EV_W || x->ev[w2].cell != x->ev[r].cell)
+                    continue;
+                if (rel_has(&x->po, w2, r))
+                    rel_add(forced, w2, w);
+                else if (rel_has(&x->po, r, w2) && rel_has(b.incl, w, r) && rel_has(b.incl, w, w2))
+                    rel_add(forced, w, w2);
+            }
+        }
+        e->forced = *forced;
+    }
+    return !all_violate;
+}
+
+void enum_rf(explorer *e, int r)
+{
+    execution *x = e->x;
+    if (e->sh->failed)
+        return;
+    if (r == e->split && !claim_unit(e))
+        return;
+    if (r == e->nreads) {
+        bool used[REL_MAX] = {0};
+        enum_co(e, 0, 0, used);
+        return;
+    }
+    int ev = e->read_ev[r];
+    for (int i = 0; i < e->ncand[r]; i++) {
+        int w = e->cand[r][i];
+        e->rf_of[ev] = w;
+        rel_add(&x->rf, w, ev);
+        if (worth_exploring(e, r + 1))
+            enum_rf(e, r + 1);
+        x->rf.row[w].w[ev / 64] &= ~(1ull << (ev % 64));
+    }
+}

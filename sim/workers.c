@@ -1,0 +1,96 @@
+/* Worker threads: each walks every part's combinations of thread paths and
+ * claims units of the reads-from search (the nodes at the split depth) from
+ * a shared counter, so -j N spreads a part's search over N workers. */
+#include "explore_internal.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a part, explored by one worker ------------------------------------------------ */
+
+static void explore_part(explorer *e)
+{
+    const test *t = e->t;
+    shared *sh = e->sh;
+    for (int th = 0; th < t->nthreads; th++) {
+        e->active[th] = sh->part_of[th] == e->part;
+        e->choice[th] = 0;
+    }
+    for (;;) {
+        if (build_combination(e) < 0) {
+            pthread_mutex_lock(&sh->lock);
+            if (!sh->failed)
+                snprintf(sh->err, sizeof sh->err,
+                         "%s: error: an execution has more than %d events: too large to explore", t->file, REL_MAX);
+            sh->failed = 1;
+            pthread_mutex_unlock(&sh->lock);
+            return;
+        }
+        rel_begin(e->x->n);
+        base_compute_static(&e->sbase, e->x, e->base_storage);
+        e->split = e->nreads < 3 ? e->nreads : 3;
+        if (e->split == 0 && !worth_exploring(e, 0))
+            e->split = -1; /* nothing to claim: the combination is impossible */
+        if (e->split >= 0)
+            enum_rf(e, 0);
+        /* Next combination of the part's thread paths (odometer). */
+        int th = 0;
+        while (th < t->nthreads && (!e->active[th] || ++e->choice[th] == e->tp[th].n)) {
+            if (e->active[th])
+                e->choice[th] = 0;
+            th++;
+        }
+        if (th == t->nthreads || sh->failed)
+            break;
+    }
+}
+
+void *worker_main(void *arg)
+{
+    worker_arg *wa = arg;
+    shared *sh = wa->sh;
+    /* Most of the explorer is arrays filled before use: zeroing them all
+     * (calloc) cost more than exploring a small test. */
+    explorer *e = malloc(sizeof *e);
+    memset(e, 0, offsetof(explorer, x));
+    memset(&e->forced, 0, sizeof e->forced);
+    e->sh = sh;
+    e->t = sh->t;
+    e->o = sh->o;
+    e->tp = sh->tp;
+    e->nthreads = sh->t->nthreads;
+    e->worker = wa->worker;
+    e->x = malloc(sizeof *e->x);
+    e->prune = true;
+    for (int m = 0; m < sh->o->nmodels; m++)
+        e->prune = e->prune && sh->o->models[m]->prune_order;
+    for (int p = 0; p < sh->nparts && !sh->failed; p++) {
+        e->part = p;
+        e->pr = &sh->results[p * sh->nworkers + wa->worker];
+        e->unit = 0;
+        e->key = 0;
+        e->claimed = __atomic_fetch_add(&sh->next_unit[p], 1, __ATOMIC_RELAXED);
+        explore_part(e);
+    }
+    __atomic_fetch_add(&sh->nodes, e->nodes, __ATOMIC_RELAXED);
+    free(e->x);
+    free(e);
+    /* The arena is per thread; the reports that follow use their own. */
+    if (wa->own_thread)
+        rel_end();
+    return NULL;
+}
+
+/* Workers walk the top of the search alike and claim its nodes at the split
+ * depth from a shared counter, so a worker whose units die early takes more. */
+bool claim_unit(explorer *e)
+{
+    long u = e->unit++;
+    if (u != e->claimed)
+        return false;
+    e->claimed = __atomic_fetch_add(&e->sh->next_unit[e->part], 1, __ATOMIC_RELAXED);
+    e->key = u << 24;
+    return true;
+}
