@@ -1747,6 +1747,7 @@ int instrument_test(test *t, const launch_file *lf, const instr_opts *o, instr_n
         K->gpu = L->gpu;
         K->pos = L->pos;
         int kidx = t->nkernels++;
+        int idle = 0;
         int wave = m->nvptx ? 32 : 64;
         x->lds_first_loc = t->nlocs;
         for (int b = 0; b < L->grid && !x->failed; b++) {
@@ -1772,6 +1773,16 @@ int instrument_test(test *t, const launch_file *lf, const instr_opts *o, instr_n
                 x->wg = b;
                 if (!translate_thread(x, fn, args, L->nargs))
                     break;
+                if (th->code.n == 0) {
+                    /* a thread that does nothing (not even a barrier): only the
+                     * threads that touch memory or synchronize matter */
+                    free(th->name);
+                    for (int r = 0; r < th->nregs; r++)
+                        free(th->regs[r]);
+                    free(th->regs);
+                    t->nthreads--;
+                    idle++;
+                }
             }
         }
         for (int a = 0; a < L->nargs; a++)
@@ -1779,6 +1790,9 @@ int instrument_test(test *t, const launch_file *lf, const instr_opts *o, instr_n
         free(args);
         if (x->failed)
             goto out;
+        if (idle)
+            xnote(x, "%s: %d of its %lld threads touch no memory and reach no barrier; they are left out", kname, idle,
+                  (long long)(L->grid * L->block));
     }
     /* launch order */
     for (int li = 0; li < lf->n; li++) {

@@ -55,6 +55,18 @@ if [ $hip = 1 ]; then
     "$memsim" kernel "$tmp/fill.lit" -D N=40 --unroll 64 -q >/dev/null 2>&1 || fail "fill N=40 --unroll 64"
     echo "ok   HIP diagnoses and errors"
 fi
+# the HIP and CUDA examples (../examples) on the IR checked in beside them (no compiler needed)
+ex=$here/../examples
+for lang in hip cuda; do
+    [ -d "$ex/$lang/gen" ] || continue
+    mkdir -p "$tmp/$lang"
+    for f in "$ex/$lang"/*.lit; do
+        b=$(basename "$f")
+        sed -E "s#from \"([a-z_]+)\.(hip|cu)\"#from \"$ex/$lang/gen/\1.ll\"#" "$f" >"$tmp/$lang/$b"
+    done
+    dir=$tmp/$lang
+    for f in "$tmp/$lang"/*.lit; do check "$(basename "$f")"; done
+done
 # launch-file errors
 printf 'test bad\nmemory { x: i32 }\nkernel k from "k.ll" @gpu0 grid 0 block 1 args (x)\nforall (x == 0)\n' >"$tmp/bad.lit"
 out=$("$memsim" kernel "$tmp/bad.lit" 2>&1); rc=$?
