@@ -23,10 +23,11 @@ typedef struct val {
     struct val *el;
 } val;
 
-/* LLVM value -> val, open addressing. */
+/* LLVM value -> val, open addressing; each val has its own allocation, so a
+ * pointer from vmap_get stays valid while the map grows. */
 typedef struct {
     LLVMValueRef *key;
-    val *v;
+    val **v;
     int cap, n;
 } vmap;
 
