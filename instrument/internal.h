@@ -39,6 +39,7 @@ typedef struct {
     uint64_t *reach;    /* n x words: reach[a] has b when a path a -> ... -> b exists (length >= 1) */
     int words;
     int *ipdom;         /* immediate post-dominator, -1: the function's exit */
+    bool *endless;      /* the block cannot reach a return: a loop that never exits */
 } cfg;
 
 typedef struct {

@@ -309,6 +309,16 @@ static cfg *cfg_build(LLVMValueRef fn)
             }
         }
     }
+    g->endless = calloc((size_t)g->n + 1, sizeof *g->endless);
+    for (int i = 0; i < g->n; i++) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(g->bb[i]);
+        bool ends = !term || LLVMGetInstructionOpcode(term) == LLVMRet;
+        for (int j = 0; j < g->n && !ends; j++) {
+            LLVMValueRef tj = LLVMGetBasicBlockTerminator(g->bb[j]);
+            ends = cfg_reaches(g, i, j) && tj && LLVMGetInstructionOpcode(tj) == LLVMRet;
+        }
+        g->endless[i] = !ends;
+    }
     g->ipdom = malloc((size_t)g->n * sizeof *g->ipdom);
     for (int i = 0; i < g->n; i++) {
         /* the strict post-dominator that every other one post-dominates: the largest set */

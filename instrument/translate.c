@@ -1292,6 +1292,32 @@ static bool branch_if(xlate *x, frame *f, LLVMValueRef term, const val *c, block
 
 static bool step(xlate *x, frame *f, block *out, LLVMValueRef in);
 
+static void endless_loop(xlate *x, block *out)
+{
+    test *t = x->t;
+    char name[160];
+    snprintf(name, sizeof name, "endless_%s_b%d_t%d", x->L->kernel, x->wg, x->tid);
+    t->locs = realloc(t->locs, (size_t)(t->nlocs + 1) * sizeof *t->locs);
+    location *L = &t->locs[t->nlocs];
+    memset(L, 0, sizeof *L);
+    L->name = strdup(name);
+    L->type = TY_I32;
+    L->len = 1;
+    L->first_cell = t->ncells++;
+    L->init = calloc(1, sizeof *L->init);
+    L->home = x->L->gpu;
+    inst aw = new_inst(I_AWAIT);
+    aw.mem.loc = t->nlocs++;
+    aw.ord = ORD_RELAXED;
+    aw.scope = SCOPE_WG;
+    aw.await_op = BIN_NE;
+    aw.want = cst(0);
+    aw.dst = new_reg(x);
+    emit_access(x, out, &aw, x->cur);
+    xnote(x, "a loop that never exits (a spin whose load the compiler hoisted out of it?) is an await on %s, which "
+             "nothing writes: reaching it is a hang", name);
+}
+
 static wend walk(xlate *x, frame *f, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred, LLVMBasicBlockRef stop, block *out,
                  LLVMBasicBlockRef *last, val *ret)
 {
@@ -1303,6 +1329,14 @@ static wend walk(xlate *x, frame *f, LLVMBasicBlockRef bb, LLVMBasicBlockRef pre
         int bi = cfg_index(f->g, bb);
         if (!enter_block(x, f, bb, pred))
             return W_FAIL;
+        if (f->g->endless[bi] && !x->failed) {
+            /* A loop with no way out: what a spin on a plain load becomes once the
+             * compiler hoists the load.  The thread hangs here: an await that
+             * nothing satisfies says so (its message names this line). */
+            x->cur = LLVMGetBasicBlockTerminator(bb);
+            endless_loop(x, out);
+            return W_DEAD;
+        }
         if (++f->visits[bi] > x->o->unroll) {
             x->cur = LLVMGetBasicBlockTerminator(bb);
             xfail(x, "a loop runs more than %d iterations (the unroll bound; raise it with --unroll N, or make the "
@@ -1846,6 +1880,7 @@ out:
         free(x->cfgs[i]->bb);
         free(x->cfgs[i]->reach);
         free(x->cfgs[i]->ipdom);
+        free(x->cfgs[i]->endless);
         free(x->cfgs[i]);
     }
     free(x->cfgs);

@@ -65,3 +65,13 @@ __global__ void scale(float *x, int *out)
 {
     out[0] = (int)(x[0] / 3.0f);
 }
+
+// A spin on a plain load: -O1 reads the flag once, before an endless loop.
+__global__ void mp_consumer_plain(int *data, int *flag, int *out)
+{
+    if (threadIdx.x == 0) {
+        while (*flag == 0) {
+        }
+        *out = data[0];
+    }
+}

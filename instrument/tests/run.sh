@@ -27,7 +27,7 @@ check() { # LAUNCH [-D ...]
 }
 dir=$here
 for f in triton_mp_gfx942.lit triton_mp_sm90.lit triton_mp_no_barrier_sm90.lit triton_allreduce_gfx942.lit \
-         triton_allreduce_sm90.lit; do
+         triton_allreduce_sm90.lit endless.lit; do
     check "$f"
 done
 if [ $hip = 1 ]; then
@@ -35,9 +35,9 @@ if [ $hip = 1 ]; then
     # the other launches read the same kernels compiled once (the suite stays fast)
     clang-22 -x hip --offload-arch=gfx942 --cuda-device-only -nogpulib -D__AMDGCN_WAVEFRONT_SIZE=64 -emit-llvm -S -O1 \
         -g "$here/kernels.hip" -o "$tmp/kernels.ll" || fail "clang-22 kernels.hip"
-    for f in mp_agent.lit tile.lit fill.lit scale.lit; do sed 's/"kernels.hip"/"kernels.ll"/' "$here/$f" >"$tmp/$f"; done
+    for f in mp_agent.lit tile.lit fill.lit scale.lit mp_plain_spin.lit; do sed 's/"kernels.hip"/"kernels.ll"/' "$here/$f" >"$tmp/$f"; done
     dir=$tmp
-    for f in mp_agent.lit tile.lit fill.lit; do check "$f"; done
+    for f in mp_agent.lit tile.lit fill.lit mp_plain_spin.lit; do check "$f"; done
     out=$("$memsim" kernel "$tmp/tile.lit" -D NOBAR=1 --model src11,ptx -q 2>&1)
     echo "$out" | grep -q "src11: race (MISMATCH)  ptx: fails (MISMATCH)" || fail "tile NOBAR=1: $out"
     # diagnoses name the kernel's source lines

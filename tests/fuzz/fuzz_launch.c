@@ -1,7 +1,7 @@
 /* libFuzzer target for the launch files of `memsim kernel`
  * (instrument/launch.c): any bytes must give launches or an error message,
  * never a crash, a hang or a leak; what parses has its .lit part parsed too,
- * as memsim kernel does.  The seeds are instrument/tests/*.lit. */
+ * as memsim kernel does.  The seeds are the launch files in instrument/tests. */
 #include <stdint.h>
 #include <stdlib.h>
 
