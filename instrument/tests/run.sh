@@ -67,6 +67,13 @@ for lang in hip cuda; do
     dir=$tmp/$lang
     for f in "$tmp/$lang"/*.lit; do check "$(basename "$f")"; done
 done
+# several launches in host order: the consumer launched after the producer needs no flag at all
+if [ -f "$tmp/hip/mp_plain_flag.lit" ]; then
+    sed -E 's/^(kernel consumer .*)$/\1 after producer/; s/^expect .*//' "$tmp/hip/mp_plain_flag.lit" >"$tmp/hip/after.lit"
+    echo "expect holds" >>"$tmp/hip/after.lit"
+    dir=$tmp/hip
+    check after.lit
+fi
 # launch-file errors
 printf 'test bad\nmemory { x: i32 }\nkernel k from "k.ll" @gpu0 grid 0 block 1 args (x)\nforall (x == 0)\n' >"$tmp/bad.lit"
 out=$("$memsim" kernel "$tmp/bad.lit" 2>&1); rc=$?
