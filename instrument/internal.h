@@ -125,6 +125,56 @@ int mem_cell_of(xlate *x, const memref *m);
 /* ptxasm.c: inline PTX as Triton's NVIDIA backend writes it. */
 bool ptxasm_call(xlate *x, frame *f, block *out, LLVMValueRef call, val *result);
 
+static inline expr *reg_expr(int r) { return expr_reg(r, (srcpos){0, 0}); }
+static inline expr *cst(int64_t v) { return expr_const(v, (srcpos){0, 0}); }
+
+/* compute.c */
+int new_reg(xlate *x);
+int x_int_bits(xlate *x, LLVMTypeRef ty);
+int64_t x_wrap(int64_t v, int bits);
+uint64_t x_zext(int64_t v, int bits);
+bool x_is_cmp(binop_t op);
+binop_t x_negate(binop_t op);
+binop_t x_swap_cmp(binop_t op);
+bool x_uses_reg(const expr *e, int r);
+bool x_binop(xlate *x, LLVMOpcode op, const val *a, const val *b, int bits, val *r);
+bool x_icmp(xlate *x, LLVMIntPredicate pr, const val *a, const val *b, int bits, val *r);
+bool x_gep(xlate *x, frame *f, LLVMValueRef in, val *r);
+bool x_cast(xlate *x, frame *f, LLVMValueRef in, LLVMOpcode op, val *r);
+bool x_select(xlate *x, frame *f, LLVMValueRef in, val *r);
+bool x_element(xlate *x, frame *f, LLVMValueRef in, LLVMOpcode op, val *r);
+
+/* access.c */
+inst x_inst(instkind_t k);
+/* Where each register was read (the LLVM block), for spin loops. */
+typedef struct {
+    LLVMBasicBlockRef *bb;
+    int n;
+} regsrc;
+extern _Thread_local regsrc g_regsrc;
+void x_reg_from(int r, LLVMBasicBlockRef bb);
+/* Cells whose loads were forwarded from the thread's own store: no other
+ * thread may write them (checked when every thread is made). */
+typedef struct {
+    int *cell, *thread;
+    int n;
+} fwdcheck;
+extern _Thread_local fwdcheck g_fwd;
+void x_forward_clear(xlate *x);
+bool x_load(xlate *x, frame *f, block *out, LLVMValueRef in, val *r);
+bool x_store(xlate *x, frame *f, block *out, LLVMValueRef in);
+bool x_rmw(xlate *x, frame *f, block *out, LLVMValueRef in, bool cas, val *r);
+void x_fence(xlate *x, block *out, LLVMValueRef in);
+void x_barrier(xlate *x, block *out, LLVMValueRef in);
+
+/* calls.c */
+bool x_call(xlate *x, frame *f, block *out, LLVMValueRef in, val *r);
+
+/* control.c: runs a function's blocks from bb until stop (NULL: its end) */
+typedef enum { W_STOP = 0, W_RET, W_DEAD, W_FAIL } wend;
+wend x_walk(xlate *x, frame *f, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred, LLVMBasicBlockRef stop, block *out,
+            LLVMBasicBlockRef *last, val *ret);
+
 /* translate.c, for ptxasm.c */
 val *xoperand(xlate *x, frame *f, LLVMValueRef v);
 void emit_access(xlate *x, block *out, inst *in, LLVMValueRef at);
@@ -135,6 +185,5 @@ bool access_store(xlate *x, block *out, LLVMValueRef at, int64_t addr, bool lds,
 /* An atomic read-modify-write at a known address; *old is its register. */
 bool access_rmw(xlate *x, block *out, LLVMValueRef at, int64_t addr, bool lds, vtype_t vt, rmwop_t op, order_t ord,
                 scope_t scope, const val *a, const val *b, bool want_old, val *old);
-int new_reg(xlate *x);
 
 #endif

@@ -108,7 +108,6 @@ static int lds_location(xlate *x, int64_t off, vtype_t ty)
     return t->nlocs++;
 }
 
-static expr *cst(int64_t v) { return expr_const(v, (srcpos){0, 0}); }
 
 bool mem_resolve(xlate *x, int64_t addr, bool lds, vtype_t ty, memref *m, bool *is_table, int64_t *table_value)
 {
