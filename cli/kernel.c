@@ -161,6 +161,9 @@ int memsim_kernel_main(int argc, char **argv)
     explore_result r;
     if (explore(t, &ex, &r) != 0) {
         fprintf(stderr, "%s\n", r.err);
+        if (strstr(r.err, "at most") || strstr(r.err, "too large"))
+            fprintf(stderr, "%s: note: launch fewer work-groups or threads (grid, block; -D for a const), or make "
+                            "the kernel do less per thread\n", file);
         explore_result_free(&r);
         goto out;
     }

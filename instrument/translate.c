@@ -127,8 +127,15 @@ int instrument_test(test *t, const launch_file *lf, const instr_opts *o, instr_n
         x->m = m;
         LLVMValueRef fn = module_find_kernel(m, L->kernel);
         if (!fn) {
-            snprintf(err, errsz, "%s:%d:%d: error: %s has no kernel named %s", t->file, L->pos.line, L->pos.col, path,
-                     L->kernel);
+            char have[1024] = "";
+            for (LLVMValueRef g = LLVMGetFirstFunction(m->mod); g; g = LLVMGetNextFunction(g)) {
+                size_t n;
+                const char *gn = LLVMGetValueName2(g, &n);
+                if (!LLVMIsDeclaration(g) && strncmp(gn, "llvm.", 5) != 0 && strlen(have) + n + 3 < sizeof have)
+                    snprintf(have + strlen(have), sizeof have - strlen(have), "%s%s", have[0] ? ", " : "", gn);
+            }
+            snprintf(err, errsz, "%s:%d:%d: error: %s has no kernel named %s (it defines: %s)", t->file, L->pos.line,
+                     L->pos.col, path, L->kernel, have[0] ? have : "no functions");
             goto out;
         }
         int nparams = (int)LLVMCountParams(fn);
