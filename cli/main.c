@@ -17,6 +17,8 @@ int memsim_report_main(int argc, char **argv); /* cli/report_main.c */
 
 #define MEMSIM_VERSION "0.1.0"
 
+int memsim_kernel_main(int argc, char **argv);
+
 enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD_INPUT = 2 };
 
 typedef struct {
@@ -36,6 +38,7 @@ static void usage(FILE *f)
             "usage: memsim [options] FILE.lit|FILE.litmus|FILE.test|DIR ...\n"
             "       memsim convert IN -o OUT.lit|OUT.litmus\n"
             "       memsim check-corpus DIR [--expected FILE.csv] [--model M]\n"
+            "       memsim kernel LAUNCH.lit [--emit-lit] [options]   (check HIP, CUDA and Triton kernels; --help)\n"
             "       memsim hwrun [options] FILE.lit|DIR ...   (run the tests on a GPU; memsim hwrun --help)\n"
             "       memsim report RUN.json|DIR ... -o OUTDIR  (hwrun's runs side by side; memsim report --help)\n"
             "\n"
@@ -199,6 +202,16 @@ int main(int argc, char **argv)
         return memsim_check_corpus_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "report") == 0)
         return memsim_report_main(argc - 1, argv + 1);
+#ifdef MEMSIM_HAVE_INSTRUMENT
+    if (argc > 1 && strcmp(argv[1], "kernel") == 0)
+        return memsim_kernel_main(argc - 1, argv + 1);
+#else
+    if (argc > 1 && strcmp(argv[1], "kernel") == 0) {
+        fprintf(stderr, "memsim: error: this memsim was built without LLVM 22 (apt-get install llvm-22-dev clang-22, "
+                        "then rebuild), so memsim kernel is not available\n");
+        return EXIT_BAD_INPUT;
+    }
+#endif
     options o = {0};
     o.ex.models[0] = &model_src11;
     o.ex.nmodels = 1;
