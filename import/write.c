@@ -430,9 +430,10 @@ static int write_lit_body(wr *w)
         if (K->implicit)
             continue;
         declared = true;
-        fprintf(out, "kernel %s @gpu%d", K->name, K->gpu);
+        fprintf(out, "kernel %s%s @gpu%d", K->name, lit_reserved(K->name) ? "_" : "", K->gpu);
         for (int a = 0; a < K->nafter; a++)
-            fprintf(out, "%s%s", a ? ", " : " after ", t->kernels[K->after[a]].name);
+            fprintf(out, "%s%s%s", a ? ", " : " after ", t->kernels[K->after[a]].name,
+                    lit_reserved(t->kernels[K->after[a]].name) ? "_" : "");
         fprintf(out, "\n");
     }
     if (declared)
@@ -450,7 +451,7 @@ static int write_lit_body(wr *w)
                 fprintf(out, ".wave%d", th->wave);
         }
         if (declared && th->kernel >= 0 && !t->kernels[th->kernel].implicit)
-            fprintf(out, " in %s", t->kernels[th->kernel].name);
+            fprintf(out, " in %s%s", t->kernels[th->kernel].name, lit_reserved(t->kernels[th->kernel].name) ? "_" : "");
         fprintf(out, " {\n");
         bool def[256] = {0}, need[256] = {0};
         block_uses(&th->code, def, need);

@@ -23,10 +23,11 @@ typedef struct val {
     struct val *el;
 } val;
 
-/* LLVM value -> val, open addressing. */
+/* LLVM value -> val, open addressing; each val has its own allocation, so a
+ * pointer from vmap_get stays valid while the map grows. */
 typedef struct {
     LLVMValueRef *key;
-    val *v;
+    val **v;
     int cap, n;
 } vmap;
 
@@ -38,6 +39,7 @@ typedef struct {
     uint64_t *reach;    /* n x words: reach[a] has b when a path a -> ... -> b exists (length >= 1) */
     int words;
     int *ipdom;         /* immediate post-dominator, -1: the function's exit */
+    bool *endless;      /* the block cannot reach a return: a loop that never exits */
 } cfg;
 
 typedef struct {

@@ -76,9 +76,9 @@ static void next(lexer *L)
         t.value = (int64_t)strtoll(L->at, &end, 0);
         while (L->at < end)
             advance_char(L);
-        if (isalnum((unsigned char)*L->at) || *L->at == '_' || *L->at == '.') {
+        if (isalnum((unsigned char)*L->at) || *L->at == '_') {
             ERR(L, t.line, t.col, "malformed number");
-            while (isalnum((unsigned char)*L->at) || *L->at == '_' || *L->at == '.')
+            while (isalnum((unsigned char)*L->at) || *L->at == '_')
                 advance_char(L);
         }
     } else if (c == '"') {

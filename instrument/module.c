@@ -53,8 +53,9 @@ static int compile(const char *src, const char *out, const instr_opts *o, char *
         return -1;
     }
     const char *cuda_path = o->cuda_path ? o->cuda_path : "/usr/local/cuda";
-    char cudaflag[4200];
+    char cudaflag[4200], cccl[4200];
     snprintf(cudaflag, sizeof cudaflag, "--cuda-path=%s", cuda_path);
+    snprintf(cccl, sizeof cccl, "-I%s/include/cccl", cuda_path);
     if (cuda) {
         char hdr[4200];
         snprintf(hdr, sizeof hdr, "%s/include/cuda_runtime.h", cuda_path);
@@ -77,6 +78,11 @@ static int compile(const char *src, const char *out, const instr_opts *o, char *
         argv[n++] = "cuda";
         argv[n++] = "--cuda-gpu-arch=sm_90";
         argv[n++] = cudaflag;
+        /* libcu++ (cuda::atomic_ref) lives in the toolkit's cccl folder; clang 22
+         * knows CUDA up to 12.9 and warns about newer toolkits */
+        argv[n++] = "-std=c++17";
+        argv[n++] = cccl;
+        argv[n++] = "-Wno-unknown-cuda-version";
     } else {
         /* Debian's HIP headers (ROCm 5.2) with a newer clang: the wavefront
          * size macro they expect is no longer predefined for device code. */
@@ -302,6 +308,16 @@ static cfg *cfg_build(LLVMValueRef fn)
                 changed = true;
             }
         }
+    }
+    g->endless = calloc((size_t)g->n + 1, sizeof *g->endless);
+    for (int i = 0; i < g->n; i++) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(g->bb[i]);
+        bool ends = !term || LLVMGetInstructionOpcode(term) == LLVMRet;
+        for (int j = 0; j < g->n && !ends; j++) {
+            LLVMValueRef tj = LLVMGetBasicBlockTerminator(g->bb[j]);
+            ends = cfg_reaches(g, i, j) && tj && LLVMGetInstructionOpcode(tj) == LLVMRet;
+        }
+        g->endless[i] = !ends;
     }
     g->ipdom = malloc((size_t)g->n * sizeof *g->ipdom);
     for (int i = 0; i < g->n; i++) {

@@ -1021,6 +1021,27 @@ static bool call(xlate *x, frame *f, block *out, LLVMValueRef in, val *r)
         *r = val_known(wrap(v, bits));
         return true;
     }
+    if (strcmp(name, "__atomic_work_item_fence") == 0 && nargs == 3) {
+        /* OpenCL's fence, as the HIP headers' __syncthreads and __threadfence call it:
+         * (flags, memory_order: 2 acquire 3 release 4 acq_rel 5 seq_cst, memory_scope:
+         * 0 work-item 1 work-group 2 device 3 all devices 4 sub-group) */
+        val *o = xoperand(x, f, LLVMGetOperand(in, 1)), *sc = xoperand(x, f, LLVMGetOperand(in, 2));
+        if (!o || !sc || o->k != V_KNOWN || sc->k != V_KNOWN || o->c < 0 || o->c > 5 || sc->c < 0 || sc->c > 4) {
+            if (!x->failed)
+                xfail(x, "__atomic_work_item_fence with an order or scope that is not a constant");
+            return false;
+        }
+        static const order_t ord[] = {ORD_RELAXED, ORD_RELAXED, ORD_ACQUIRE, ORD_RELEASE, ORD_ACQ_REL, ORD_SEQ_CST};
+        static const scope_t scp[] = {SCOPE_THREAD, SCOPE_WG, SCOPE_AGENT, SCOPE_SYS, SCOPE_WAVE};
+        *r = val_known(0);
+        if (ord[o->c] == ORD_RELAXED || scp[sc->c] == SCOPE_THREAD)
+            return true;
+        inst fe = new_inst(I_FENCE);
+        fe.ord = ord[o->c];
+        fe.scope = scp[sc->c];
+        emit_access(x, out, &fe, in);
+        return true;
+    }
     if (LLVMIsDeclaration(callee)) {
         xfail(x, "a call to %s, which has no body in this IR and which memsim does not know", name);
         return false;
@@ -1271,6 +1292,32 @@ static bool branch_if(xlate *x, frame *f, LLVMValueRef term, const val *c, block
 
 static bool step(xlate *x, frame *f, block *out, LLVMValueRef in);
 
+static void endless_loop(xlate *x, block *out)
+{
+    test *t = x->t;
+    char name[160];
+    snprintf(name, sizeof name, "endless_%s_b%d_t%d", x->L->kernel, x->wg, x->tid);
+    t->locs = realloc(t->locs, (size_t)(t->nlocs + 1) * sizeof *t->locs);
+    location *L = &t->locs[t->nlocs];
+    memset(L, 0, sizeof *L);
+    L->name = strdup(name);
+    L->type = TY_I32;
+    L->len = 1;
+    L->first_cell = t->ncells++;
+    L->init = calloc(1, sizeof *L->init);
+    L->home = x->L->gpu;
+    inst aw = new_inst(I_AWAIT);
+    aw.mem.loc = t->nlocs++;
+    aw.ord = ORD_RELAXED;
+    aw.scope = SCOPE_WG;
+    aw.await_op = BIN_NE;
+    aw.want = cst(0);
+    aw.dst = new_reg(x);
+    emit_access(x, out, &aw, x->cur);
+    xnote(x, "a loop that never exits (a spin whose load the compiler hoisted out of it?) is an await on %s, which "
+             "nothing writes: reaching it is a hang", name);
+}
+
 static wend walk(xlate *x, frame *f, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred, LLVMBasicBlockRef stop, block *out,
                  LLVMBasicBlockRef *last, val *ret)
 {
@@ -1282,8 +1329,16 @@ static wend walk(xlate *x, frame *f, LLVMBasicBlockRef bb, LLVMBasicBlockRef pre
         int bi = cfg_index(f->g, bb);
         if (!enter_block(x, f, bb, pred))
             return W_FAIL;
+        if (f->g->endless[bi] && !x->failed) {
+            /* A loop with no way out: what a spin on a plain load becomes once the
+             * compiler hoists the load.  The thread hangs here: an await that
+             * nothing satisfies says so (its message names this line). */
+            x->cur = LLVMGetBasicBlockTerminator(bb);
+            endless_loop(x, out);
+            return W_DEAD;
+        }
         if (++f->visits[bi] > x->o->unroll) {
-            x->cur = LLVMGetFirstInstruction(bb);
+            x->cur = LLVMGetBasicBlockTerminator(bb);
             xfail(x, "a loop runs more than %d iterations (the unroll bound; raise it with --unroll N, or make the "
                      "launch smaller)", x->o->unroll);
             return W_FAIL;
@@ -1547,6 +1602,10 @@ static bool step(xlate *x, frame *f, block *out, LLVMValueRef in)
     case LLVMAlloca:
         xfail(x, "private (stack) memory is not modelled: compile with -O1 or higher so that it is promoted to registers");
         return false;
+    case LLVMFAdd: case LLVMFSub: case LLVMFMul: case LLVMFDiv: case LLVMFRem: case LLVMFNeg: case LLVMFCmp:
+    case LLVMFPToSI: case LLVMFPToUI: case LLVMSIToFP: case LLVMUIToFP: case LLVMFPTrunc: case LLVMFPExt:
+        xfail(x, "floating-point arithmetic is not modelled (memsim tracks integers; give the kernel integer data)");
+        return false;
     default:
         xfail(x, "an instruction memsim does not understand");
         return false;
@@ -1722,6 +1781,7 @@ int instrument_test(test *t, const launch_file *lf, const instr_opts *o, instr_n
         K->gpu = L->gpu;
         K->pos = L->pos;
         int kidx = t->nkernels++;
+        int idle = 0;
         int wave = m->nvptx ? 32 : 64;
         x->lds_first_loc = t->nlocs;
         for (int b = 0; b < L->grid && !x->failed; b++) {
@@ -1747,6 +1807,16 @@ int instrument_test(test *t, const launch_file *lf, const instr_opts *o, instr_n
                 x->wg = b;
                 if (!translate_thread(x, fn, args, L->nargs))
                     break;
+                if (th->code.n == 0) {
+                    /* a thread that does nothing (not even a barrier): only the
+                     * threads that touch memory or synchronize matter */
+                    free(th->name);
+                    for (int r = 0; r < th->nregs; r++)
+                        free(th->regs[r]);
+                    free(th->regs);
+                    t->nthreads--;
+                    idle++;
+                }
             }
         }
         for (int a = 0; a < L->nargs; a++)
@@ -1754,6 +1824,9 @@ int instrument_test(test *t, const launch_file *lf, const instr_opts *o, instr_n
         free(args);
         if (x->failed)
             goto out;
+        if (idle)
+            xnote(x, "%s: %d of its %lld threads touch no memory and reach no barrier; they are left out", kname, idle,
+                  (long long)(L->grid * L->block));
     }
     /* launch order */
     for (int li = 0; li < lf->n; li++) {
@@ -1807,6 +1880,7 @@ out:
         free(x->cfgs[i]->bb);
         free(x->cfgs[i]->reach);
         free(x->cfgs[i]->ipdom);
+        free(x->cfgs[i]->endless);
         free(x->cfgs[i]);
     }
     free(x->cfgs);

@@ -62,7 +62,7 @@ static void grow(vmap *m)
             while (m->key[s])
                 s = (s + 1) & (unsigned)(m->cap - 1);
             m->key[s] = old.key[i];
-            m->v[s] = old.v[i];
+            m->v[s] = old.v[i]; /* the value itself does not move: pointers to it stay valid */
             m->n++;
         }
     free(old.key);
@@ -77,12 +77,13 @@ void vmap_put(vmap *m, LLVMValueRef k, val v)
     while (m->key[s] && m->key[s] != k)
         s = (s + 1) & (unsigned)(m->cap - 1);
     if (m->key[s]) {
-        val_free(&m->v[s]);
+        val_free(m->v[s]);
     } else {
         m->key[s] = k;
+        m->v[s] = malloc(sizeof(val));
         m->n++;
     }
-    m->v[s] = v;
+    *m->v[s] = v;
 }
 
 val *vmap_get(vmap *m, LLVMValueRef k)
@@ -92,7 +93,7 @@ val *vmap_get(vmap *m, LLVMValueRef k)
     unsigned s = slot(m, k);
     while (m->key[s]) {
         if (m->key[s] == k)
-            return &m->v[s];
+            return m->v[s];
         s = (s + 1) & (unsigned)(m->cap - 1);
     }
     return NULL;
@@ -101,8 +102,10 @@ val *vmap_get(vmap *m, LLVMValueRef k)
 void vmap_free(vmap *m)
 {
     for (int i = 0; i < m->cap; i++)
-        if (m->key[i])
-            val_free(&m->v[i]);
+        if (m->key[i]) {
+            val_free(m->v[i]);
+            free(m->v[i]);
+        }
     free(m->key);
     free(m->v);
     memset(m, 0, sizeof *m);
