@@ -814,6 +814,9 @@ static bool parse_stmt(parser *p, block *b)
         advance(p);
         in.kind = I_BARRIER;
         ok = true;
+        /* __syncthreads() as CUDA writes it */
+        if (tok_is(&tk, "__syncthreads") && accept(p, T_LPAREN))
+            ok = expect_tok(p, T_RPAREN, "after __syncthreads(");
     } else if (tok_is(&tk, "await")) {
         ok = parse_await(p, &in, -1);
     } else if (shmem_call_name(&tk) && peek(p)->kind == T_LPAREN) {
