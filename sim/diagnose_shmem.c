@@ -16,6 +16,15 @@ static const char *call_of(const test *t, const event *e)
                                                                           : "the access";
 }
 
+/* The quiet of the library the user calls: rocshmem_quiet for rocshmem_..., and so on. */
+static void quiet_of(const char *call, char *buf, size_t size)
+{
+    size_t n = strcspn(call, "_");
+    if (n > 0 && call[n - 1] == 'x' && n > 5)
+        n--; /* nvshmemx_ -> nvshmem_ */
+    snprintf(buf, size, "%.*s_quiet()", (int)n, call);
+}
+
 static const char *who(const test *t, const event *e) { return e->thread >= 0 ? t->threads[e->thread].name : "init"; }
 static int line_of(const event *e) { return e->src ? e->src->pos.line : 0; }
 
@@ -92,22 +101,24 @@ static void explain_put(const test *t, const execution *x, R after, diagnosis *d
                       (F->ord == ORD_RELEASE || F->ord == ORD_ACQ_REL || F->ord == ORD_SEQ_CST);
         }
         if (!ordered) {
+            char quiet[64];
+            quiet_of(call_of(t, W), quiet, sizeof quiet);
             const inst *fence = fence_between(&t->threads[W->thread].code, line_of(W), line_of(S));
             if (fence)
                 diag_say(d,
                          "fence where quiet is needed: %s's %s (line %d) orders delivery only to the same PE, but "
                          "%s (line %d) writes %s on gpu%d and %s (line %d) writes %s on gpu%d; %s (line %d) can see "
-                         "the signal before the data: use nvshmem_quiet()",
+                         "the signal before the data: use %s",
                          who(t, W), t->shmem_calls[fence->shmem - 1].name, fence->pos.line, call_of(t, W), line_of(W), cn,
                          t->locs[cell_loc(t, W->cell)].home, call_of(t, S), line_of(S), sn,
-                         t->locs[cell_loc(t, S->cell)].home, call_of(t, Rw), line_of(Rw));
+                         t->locs[cell_loc(t, S->cell)].home, call_of(t, Rw), line_of(Rw), quiet);
             else
                 diag_say(d,
                          "%s to %s at line %d not completed by quiet before %s of %s (line %d): %s's %s (line %d) can "
                          "see the signal while the put is in flight (a put returns before delivery; an atomic orders "
-                         "nothing before it); call nvshmem_quiet() between them",
+                         "nothing before it); call %s between them",
                          call_of(t, W), cn, line_of(W), call_of(t, S), sn, line_of(S), who(t, Rw), call_of(t, Rw),
-                         line_of(Rw));
+                         line_of(Rw), quiet);
             continue;
         }
         int src = source_of(x, rw);
