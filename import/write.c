@@ -407,6 +407,19 @@ static void lit_heap(wr *w)
     fprintf(out, "}\n\n");
 }
 
+/* SHMEM calls are desugared onto the symmetric heap, which neither output
+ * format has: say which call stops the conversion. */
+static bool shmem_unconvertible(wr *w)
+{
+    const test *t = w->t;
+    if (!t->nshmem_calls)
+        return false;
+    fail(w, "%s:%d:%d: %s: SHMEM device calls cannot be converted (they act on the symmetric heap, which the "
+            "output format does not have)",
+         t->file, t->shmem_calls[0].pos.line, t->shmem_calls[0].pos.col, t->shmem_calls[0].name);
+    return true;
+}
+
 int write_lit(FILE *out, const test *t, char *err, size_t errsz)
 {
     wr W = {out, t, err, errsz, false, NULL};
@@ -424,6 +437,8 @@ static int write_lit_body(wr *w)
         fail(w, "%s: system-synchronizes-with (ssw) cannot be written as .lit", t->file);
         return -1;
     }
+    if (shmem_unconvertible(w))
+        return -1;
     for (int l = 0; l < t->nlocs; l++)
         for (int k = 0; k < l; k++)
             if (t->locs[k].first_cell == t->locs[l].first_cell) {
@@ -483,6 +498,8 @@ static int write_lit_body(wr *w)
         for (int a = 0; a < K->nafter; a++)
             fprintf(out, "%s%s%s", a ? ", " : " after ", t->kernels[K->after[a]].name,
                     lit_reserved(t->kernels[K->after[a]].name) ? "_" : "");
+        if (K->not_coresident)
+            fprintf(out, " launch normal");
         fprintf(out, "\n");
     }
     if (declared)
@@ -846,6 +863,7 @@ int write_ptx_litmus(FILE *out, const test *t, char *err, size_t errsz)
     wr W = {out, t, err, errsz, false, NULL}, *w = &W;
     if (t->nssw)
         fail(w, "%s: ssw (Vulkan) has no PTX form", t->file);
+    shmem_unconvertible(w);
     for (int l = 0; l < t->nlocs && !w->failed; l++) {
         const location *L = &t->locs[l];
         if (L->len > 1)

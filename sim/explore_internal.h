@@ -170,4 +170,9 @@ void merge_part_model(part_model *dst, part_model *src, int ns);
 void sort_part(part_model *pm, int ns);
 int combine_parts(shared *sh, int m);
 
+/* explore.c: one exploration of the test as it is. */
+int explore_once(const test *t, const explore_opts *o, explore_result *res);
+/* coresidency.c: hangs of kernels launched without a co-residency guarantee. */
+int check_coresidency(const test *t, const explore_opts *o, explore_result *res);
+
 #endif
