@@ -129,9 +129,10 @@ void rp_write_md(FILE *f, const rp_report *r, const char *command)
                     kr[k] = kr[k] || ran(r->rows[i].per_run[k]);
                     words = words || extra(r->rows[i].per_run[k], "bug");
                 }
-        fputs("\n## Kernels\n\nPer run: hwrun's result, and how often the bug showed (instances whose state breaks the "
-              "kernel's condition, or is an error or hang state, awaits that timed out, accesses out of the heap) and "
-              "after how long; for a bug not seen, the bound on its rate.\n\n| kernel |",
+        fputs("\n## Kernels\n\nPer run: hwrun's result, and how often the bug showed (hwrun counts the instances whose state "
+              "breaks the kernel's condition or is an error or hang state, that accessed out of the heap, and, where "
+              "the model says hang or error, whose awaits timed out) and after how long; for a bug not seen, the bound "
+              "on its rate.\n\n| kernel |",
               f);
         if (words)
             fputs(" bug |", f);
