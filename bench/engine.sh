@@ -45,7 +45,8 @@ for r in "${rows[@]}"; do
     tf="$(mktemp)"
     # shellcheck disable=SC2086
     out="$( { /usr/bin/time -f '%e %U' -o "$tf" timeout "$limit" "$memsim" --json -q -j 1 $opts "$file" 2>/dev/null || true; } )"
-    read -r wall user <"$tf" || { wall=-; user=-; }
+    # time's last line holds the figures (a timeout adds a line before it)
+    read -r wall user < <(tail -n 1 "$tf") || { wall=-; user=-; }
     rm -f "$tf"
     verdict="$(jq -r '.tests[0].models[0].verdict // "timeout"' <<<"$out" 2>/dev/null || echo timeout)"
     cands="$(jq -r '.tests[0].candidates // "-"' <<<"$out" 2>/dev/null || echo -)"

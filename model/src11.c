@@ -64,21 +64,25 @@ static void src11_check(const base *b, model_verdict *v)
     /* Races: conflicting accesses unordered by hb where one is plain or the
      * scopes do not include each other; on coarse memory across GPUs, only
      * kernel boundaries order. */
-    R ordered = sym(hb);
-    R kbo = kernel_ordered(hb, b->kb);
+    R ordered = NULL, kbo = NULL; /* computed at the first pair that needs them */
     for (int i = 0; i < rel_n(); i++)
         for (int j = i + 1; j < rel_n(); j++) {
             if (!rel_has(b->conflict, i, j))
                 continue;
             if (rel_has(b->cxg, i, j)) {
+                kbo = kbo ? kbo : kernel_ordered(hb, b->kb);
                 if (!rel_has(kbo, i, j))
                     verdict_add_race(v, i, j, "coarse-grained memory accessed from two GPUs inside one kernel pair "
                                               "(only kernel boundaries make it coherent)");
                 continue;
             }
+            bool plain = set_has(b->PLAIN, i) || set_has(b->PLAIN, j);
+            if (!plain && rel_has(incl, i, j))
+                continue; /* atomics whose scopes include each other never race */
+            ordered = ordered ? ordered : sym(hb);
             if (rel_has(ordered, i, j))
                 continue;
-            if (set_has(b->PLAIN, i) || set_has(b->PLAIN, j))
+            if (plain)
                 verdict_add_race(v, i, j, "a plain (non-atomic) access, unordered by happens-before");
             else if (!rel_has(incl, i, j))
                 verdict_add_race(v, i, j, "the scopes do not include each other, unordered by happens-before");
