@@ -17,6 +17,8 @@ int memsim_report_main(int argc, char **argv); /* cli/report_main.c */
 
 #define MEMSIM_VERSION "0.1.0"
 
+int memsim_kernel_main(int argc, char **argv);
+
 enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD_INPUT = 2 };
 
 typedef struct {
@@ -28,6 +30,7 @@ typedef struct {
     int nfiles, capfiles;
     const char *define_names[64];
     int64_t define_values[64];
+    int loop_bound;          /* --loop-bound N: 0 unless given */
     lit_options lit;
 } options;
 
@@ -37,6 +40,7 @@ static void usage(FILE *f)
             "usage: memsim [options] FILE.lit|FILE.litmus|FILE.test|DIR ...\n"
             "       memsim convert IN -o OUT.lit|OUT.litmus\n"
             "       memsim check-corpus DIR [--expected FILE.csv] [--model M]\n"
+            "       memsim kernel LAUNCH.lit [--emit-lit] [options]   (check HIP, CUDA and Triton kernels; --help)\n"
             "       memsim hwrun [options] FILE.lit|DIR ...   (run the tests on a GPU; memsim hwrun --help)\n"
             "       memsim report RUN.json|DIR ... -o OUTDIR  (hwrun's runs side by side; memsim report --help)\n"
             "\n"
@@ -46,6 +50,7 @@ static void usage(FILE *f)
             "\n"
             "options:\n"
             "  --model M[,M...]  models to check under: src11 (default), ptx, sc, vulkan, or all\n"
+            "                    (vulkan-dat3m: Dat3M's vulkan.cat variant, not in all)\n"
             "  --json            print JSON instead of text\n"
             "  --herd-log        print herd7's log format (for mcompare7; one model per log)\n"
             "  --dot FILE        write a witness execution (first model) as Graphviz dot\n"
@@ -53,6 +58,8 @@ static void usage(FILE *f)
             "  --png FILE        ... rendered to PNG (needs Graphviz's dot)\n"
             "  -q, --quiet       print only the summary line per test\n"
             "  -D NAME=VALUE     override `const NAME` (ranks, blocks, threads, tiles...)\n"
+            "  --loop-bound N    unroll `while` loops without their own `bound` N times (default %d); an\n"
+            "                    execution whose loop would go on is reported as cut\n"
             "  -j N              worker threads (default: every core)\n"
             "  --first           stop at the first counterexample per model (a race, a hang, an error,\n"
             "                    or an execution that shows the condition) and print it with its\n"
@@ -64,7 +71,8 @@ static void usage(FILE *f)
             "  --list-models     describe the models\n"
             "  --version, -h, --help\n"
             "\n"
-            "exit status: 0 every expectation holds, 1 one does not, 2 bad input\n");
+            "exit status: 0 every expectation holds, 1 one does not, 2 bad input\n",
+            LOOP_BOUND_DEFAULT);
 }
 
 static void add_file(options *o, const char *path)
@@ -138,7 +146,7 @@ static int parse_models(options *o, const char *spec)
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         const model *m = model_find(tok);
         if (!m) {
-            fprintf(stderr, "memsim: error: unknown model '%s' (models: src11 ptx sc vulkan, or all)\n", tok);
+            fprintf(stderr, "memsim: error: unknown model '%s' (models: src11 ptx sc vulkan, or all; variant: vulkan-dat3m)\n", tok);
             free(copy);
             return -1;
         }
@@ -246,6 +254,16 @@ int main(int argc, char **argv)
         return memsim_check_corpus_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "report") == 0)
         return memsim_report_main(argc - 1, argv + 1);
+#ifdef MEMSIM_HAVE_INSTRUMENT
+    if (argc > 1 && strcmp(argv[1], "kernel") == 0)
+        return memsim_kernel_main(argc - 1, argv + 1);
+#else
+    if (argc > 1 && strcmp(argv[1], "kernel") == 0) {
+        fprintf(stderr, "memsim: error: this memsim was built without LLVM 22 (apt-get install llvm-22-dev clang-22, "
+                        "then rebuild), so memsim kernel is not available\n");
+        return EXIT_BAD_INPUT;
+    }
+#endif
     options o = {0};
     o.ex.models[0] = &model_src11;
     o.ex.nmodels = 1;
@@ -335,6 +353,15 @@ int main(int argc, char **argv)
             }
             o.define_names[o.lit.ndefines] = strndup(def, (size_t)(eq - def));
             o.define_values[o.lit.ndefines++] = v;
+        } else if (strcmp(a, "--loop-bound") == 0 || strncmp(a, "--loop-bound=", 13) == 0) {
+            const char *v = a[12] == '=' ? a + 13 : (i + 1 < argc ? argv[++i] : "");
+            char *end = NULL;
+            long n = strtol(v, &end, 10);
+            if (!*v || *end || n < 1 || n > LOOP_BOUND_MAX) {
+                fprintf(stderr, "memsim: error: --loop-bound needs a number of iterations from 1 to %d\n", LOOP_BOUND_MAX);
+                return EXIT_BAD_INPUT;
+            }
+            o.loop_bound = (int)n;
         } else if (strncmp(a, "--model=", 8) == 0) {
             if (parse_models(&o, a + 8) != 0)
                 return EXIT_BAD_INPUT;
@@ -370,6 +397,8 @@ int main(int argc, char **argv)
             status = EXIT_BAD_INPUT;
             continue;
         }
+        if (o.loop_bound)
+            t->loop_bound = o.loop_bound;
         explore_result r;
         o.ex.first = first_for(&o, t);
         if (explore(t, &o.ex, &r) != 0) {
@@ -415,6 +444,8 @@ int main(int argc, char **argv)
                 const expectation *ex = expectation_for(t, r.mr[m].m->name);
                 verdict_t v = result_verdict(t, &r.mr[m]);
                 printf("  %s: %s%s", r.mr[m].m->name, verdict_name(v), ex ? (v == ex->verdict ? "" : " (MISMATCH)") : "");
+                if (r.mr[m].cuts)
+                    printf(" (%ld cut at a loop bound)", r.mr[m].cuts);
             }
             if (r.stopped_first)
                 printf("  (first counterexample, %ld executions)", r.candidates);

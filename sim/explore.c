@@ -23,6 +23,12 @@
 
 int explore(const test *t, const explore_opts *o, explore_result *res)
 {
+    int rc = explore_once(t, o, res);
+    return rc == 0 ? check_coresidency(t, o, res) : rc;
+}
+
+int explore_once(const test *t, const explore_opts *o, explore_result *res)
+{
     memset(res, 0, sizeof *res);
     res->t = t;
     res->nmodels = o->nmodels;

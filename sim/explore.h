@@ -66,6 +66,8 @@ typedef struct {
     model_verdict witness_v;
     int witness_rank;       /* how interesting the stored witness is */
     char hang_msg[512];     /* the first hang, in the user's terms */
+    long cuts;              /* consistent executions cut at a loop's unrolling bound (not in outs) */
+    char cut_msg[512];      /* the first cut, in the user's terms */
     char error_msg[512];
 } model_result;
 

@@ -14,7 +14,7 @@ enum { MAX_THREADS = 64, MAX_SHOW = 256, MAX_EXAMPLES = 64, MAX_COMBINED = 1 << 
 
 /* What one part produced under one model. */
 typedef struct {
-    long consistent, hangs, errors;
+    long consistent, hangs, errors, cuts;
     outcome *outs;          /* vals over the part's show items; cond unused */
     int nouts, capouts;
     int *hash;              /* open addressing over outs (index + 1, 0 empty): a
@@ -29,8 +29,8 @@ typedef struct {
     model_verdict witness_v;
     int witness_rank;
     long witness_key;
-    char hang_msg[512], error_msg[512];
-    long hang_key, error_key;
+    char hang_msg[512], error_msg[512], cut_msg[512];
+    long hang_key, error_key, cut_key;
 } part_model;
 
 typedef struct {
@@ -102,6 +102,8 @@ typedef struct {
     int iw_of_cell[4096 + 64];
     bool hang;
     char hang_msg[512];
+    const inst *cut_at;      /* a thread's path was cut at a loop bound */
+    int cut_bound, cut_thread;
     const inst *error_at;
     const char *error;
     int error_thread;
@@ -141,6 +143,8 @@ bool worth_exploring(explorer *e, int decided);
 void enum_rf(explorer *e, int r);
 
 /* combination.c: the execution skeleton of one combination of thread paths. */
+/* 0, or -1: too many events, or 1: not an execution (a quorum barrier with too few
+ * synchronizing arrivals). */
 int build_combination(explorer *e);
 
 /* workers.c: one worker over every part; claiming units of the search. */
@@ -168,5 +172,10 @@ void part_model_free(part_model *pm);
 void merge_part_model(part_model *dst, part_model *src, int ns);
 void sort_part(part_model *pm, int ns);
 int combine_parts(shared *sh, int m);
+
+/* explore.c: one exploration of the test as it is. */
+int explore_once(const test *t, const explore_opts *o, explore_result *res);
+/* coresidency.c: hangs of kernels launched without a co-residency guarantee. */
+int check_coresidency(const test *t, const explore_opts *o, explore_result *res);
 
 #endif

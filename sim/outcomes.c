@@ -172,6 +172,20 @@ void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const
 {
     const test *t = e->t;
     const shared *sh = e->sh;
+    if (e->cut_at) {
+        /* An execution cut at a loop's bound is a prefix, not an execution:
+         * it is counted and reported, and it shows no final state. */
+        pm->cuts++;
+        if (!pm->cut_msg[0] || e->key < pm->cut_key) {
+            char where[256];
+            snprintf(pm->cut_msg, sizeof pm->cut_msg,
+                     "%s: thread %s: the loop reached its unrolling bound (%d iterations) with its condition "
+                     "still true; executions that go on were cut (raise the bound: --loop-bound N, or `bound N` on the loop)",
+                     test_pos_name(t, e->cut_at->pos, where, sizeof where), t->threads[e->cut_thread].name, e->cut_bound);
+            pm->cut_key = e->key;
+        }
+        return;
+    }
     pm->consistent++;
     if (e->hang) {
         pm->hangs++;

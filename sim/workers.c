@@ -20,18 +20,23 @@ static void explore_part(explorer *e)
     e->combo = 0;
     for (;;) {
         e->combo++;
-        if (build_combination(e) < 0) {
+        int built = build_combination(e);
+        if (built < 0) {
             budget_fail(sh, "%s: error: an execution has more than %d events: too large to explore", t->file, REL_MAX);
             return;
         }
-        rel_begin(e->x->n);
-        base_compute_static(&e->sbase, e->x, e->base_storage);
+        if (built == 0) {
+            rel_begin(e->x->n);
+            base_compute_static(&e->sbase, e->x, e->base_storage);
+        }
         size_t depths = (size_t)(e->nreads + 1) * sizeof e->prune_tries[0];
         memset(e->prune_tries, 0, depths);
         memset(e->prune_hits, 0, depths);
         memset(e->prune_skips, 0, depths);
         e->split = e->nreads < 3 ? e->nreads : 3;
-        if (e->split == 0 && !worth_exploring(e, 0))
+        if (built > 0)
+            e->split = -1; /* not an execution: a quorum barrier with too few synchronizing arrivals */
+        else if (e->split == 0 && !worth_exploring(e, 0))
             e->split = -1; /* nothing to claim: the combination is impossible */
         if (e->split >= 0)
             enum_rf(e, 0);
