@@ -43,16 +43,19 @@ static void src11_check(const base *b, model_verdict *v)
         v->failed = "Atomicity";
         return;
     }
-    /* SC: acyclic(incl & psc), psc = psc_base | psc_F */
-    R po_nloc = D(po, b->sloc);
-    R scb = U(U3(po, S(S(po_nloc, hb), po_nloc), I(hb, b->sloc)), U(co, fr));
-    R sc_l = U(id(b->SC), S(id(b->FSC), opt(hb)));
-    R sc_r = U(id(b->SC), S(opt(hb), id(b->FSC)));
-    R psc_base = S(S(sc_l, scb), sc_r);
-    R psc_f = restr(b->FSC, U(hb, S(S(hb, eco), hb)), b->FSC);
-    if (!acyclic(I(incl, U(psc_base, psc_f)))) {
-        v->failed = "SC";
-        return;
+    /* SC: acyclic(incl & psc), psc = psc_base | psc_F; psc relates SC
+     * events only, so without any it is empty. */
+    if (!set_is_empty(b->SC)) {
+        R po_nloc = D(po, b->sloc);
+        R scb = U(U3(po, S(S(po_nloc, hb), po_nloc), I(hb, b->sloc)), U(co, fr));
+        R sc_l = U(id(b->SC), S(id(b->FSC), opt(hb)));
+        R sc_r = U(id(b->SC), S(opt(hb), id(b->FSC)));
+        R psc_base = S(S(sc_l, scb), sc_r);
+        R psc_f = restr(b->FSC, U(hb, S(S(hb, eco), hb)), b->FSC);
+        if (!acyclic(I(incl, U(psc_base, psc_f)))) {
+            v->failed = "SC";
+            return;
+        }
     }
     /* No-Thin-Air (GPU form): acyclic(rf | dep) */
     if (!acyclic(U(rf, b->dep))) {
