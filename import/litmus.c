@@ -1529,9 +1529,14 @@ static bool parse_condition(lp *p, const char *s, const char *end)
     }
     if (c.s == end)
         return true;
-    if (clook(&c, "filter")) {
-        err_at(p, c.s, "unsupported: filter conditions");
-        return false;
+    if (caccept(&c, "filter")) {
+        /* filter F [exists ...]: executions whose final state fails F do not exist (herd). */
+        p->t->filter = c_or(&c);
+        if (!p->t->filter)
+            return false;
+        cskip(&c);
+        if (c.s == end)
+            return true;
     }
     quant_t q;
     if (caccept(&c, "exists")) {
