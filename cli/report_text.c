@@ -84,6 +84,10 @@ static void report_model(FILE *out, const test *t, const explore_result *r, cons
                 v == ex->verdict ? "ok" : "MISMATCH");
     else
         fprintf(out, "Verdict %s\n", verdict_name(v));
+    if (r->stopped_first)
+        fprintf(out, "Stopped at the first counterexample after %ld candidate executions: the states and counts "
+                     "above are those found until then (--all explores every execution)\n",
+                r->candidates);
     fprintf(out, "Time %s %.4f\n\n", t->name, r->seconds);
 }
 

@@ -105,12 +105,30 @@ static void lit_expr(wr *w, const thread *th, const expr *e, char *buf, size_t n
 
 static void lit_mem(wr *w, const thread *th, const memref *m, char *buf, size_t n)
 {
-    if (m->loc < 0) {
-        fail(w, "%s: symmetric-heap operands cannot be converted", w->t->file);
+    size_t at = strlen(buf);
+    if (m->ptr) {
+        snprintf(buf + at, n - at, "[");
+        lit_expr(w, th, m->ptr, buf, n);
+        at = strlen(buf);
+        snprintf(buf + at, n - at, "]");
         return;
     }
-    size_t at = strlen(buf);
-    snprintf(buf + at, n - at, "%s", w->lname[m->loc]);
+    if (m->symvar >= 0) {
+        /* VAR, VAR@p: the rank's own copy, Iris's translation to p's */
+        snprintf(buf + at, n - at, "%s", w->t->heap.vars[m->symvar].name);
+        if (m->peer) {
+            at = strlen(buf);
+            snprintf(buf + at, n - at, "@(");
+            lit_expr(w, th, m->peer, buf, n);
+            at = strlen(buf);
+            snprintf(buf + at, n - at, ")");
+        }
+    } else if (m->loc < 0) {
+        fail(w, "%s: a memory operand without a location cannot be converted", w->t->file);
+        return;
+    } else {
+        snprintf(buf + at, n - at, "%s", w->lname[m->loc]);
+    }
     if (m->index) {
         at = strlen(buf);
         snprintf(buf + at, n - at, "[");
@@ -122,10 +140,31 @@ static void lit_mem(wr *w, const thread *th, const memref *m, char *buf, size_t 
 
 static void lit_mods(const inst *in, char *buf, size_t n)
 {
+    static const char *const cache[] = {"", ".wt", ".cv", ".cg", ".ca", ".cs", ".wb", ".volatile"};
     if (in->ord == ORD_PLAIN)
         buf[0] = 0;
     else
         snprintf(buf, n, ".%s.%s", order_name(in->ord), lit_scope(in->scope));
+    bool cas = (in->kind == I_RMW || (in->kind == I_AWAIT && in->await_rmw)) && in->rmw == RMW_CAS;
+    if (cas && (in->fail_ord == ORD_ACQUIRE || in->fail_ord == ORD_SEQ_CST)) {
+        size_t at = strlen(buf);
+        snprintf(buf + at, n - at, ".fail_%s", order_name(in->fail_ord));
+    }
+    if (in->kind != I_FENCE && in->cache > CACHE_NONE && in->cache <= CACHE_VOLATILE) {
+        size_t at = strlen(buf);
+        snprintf(buf + at, n - at, "%s", cache[in->cache]);
+    }
+}
+
+/* "  # mp.hip:12" after a statement read from compiled code (instrument/). */
+static void lit_source(wr *w, const inst *in, char *buf, size_t n)
+{
+    const test *t = w->t;
+    if (!t->srcmap || in->pos.line < 1 || in->pos.line > t->nsrcmap)
+        return;
+    char at[300];
+    size_t len = strlen(buf);
+    snprintf(buf + len, n - len, "  # %s", test_line_name(t, in->pos.line, at, sizeof at));
 }
 
 static void lit_block(wr *w, const thread *th, const block *b, int depth);
@@ -200,7 +239,9 @@ static void lit_inst(wr *w, const thread *th, const inst *in, int depth)
     case I_IF:
         snprintf(line, sizeof line, "if ");
         lit_expr(w, th, in->val, line, sizeof line);
-        fprintf(w->out, "%*s%s {\n", 2 * depth, "", line);
+        strcat(line, " {");
+        lit_source(w, in, line, sizeof line);
+        fprintf(w->out, "%*s%s\n", 2 * depth, "", line);
         lit_block(w, th, &in->body, depth + 1);
         if (in->els.n) {
             fprintf(w->out, "%*s} else {\n", 2 * depth, "");
@@ -230,6 +271,7 @@ static void lit_inst(wr *w, const thread *th, const inst *in, int depth)
         fail(w, "%s:%d:%d: this instruction cannot be written as .lit", w->t->file, in->pos.line, in->pos.col);
         return;
     }
+    lit_source(w, in, line, sizeof line);
     fprintf(w->out, "%*s%s\n", 2 * depth, "", line);
 }
 
@@ -322,6 +364,62 @@ static bool wave_shared(const test *t, int i)
 
 static int write_lit_body(wr *w);
 
+/* The symmetric heap: ranks, size, granularity, variables, allocation orders. */
+static void lit_heap(wr *w)
+{
+    const test *t = w->t;
+    const symheap *h = &t->heap;
+    FILE *out = w->out;
+    fprintf(out, "heap {\n  ranks %d; size %lld; %s\n", h->ranks, (long long)h->size, h->gran == GRAN_COARSE ? "coarse" : "fine");
+    for (int v = 0; v < h->nvars; v++) {
+        const symvar *V = &h->vars[v];
+        const location *L0 = &t->locs[V->loc[0]];
+        for (int r = 1; r < h->ranks; r++)
+            if (memcmp(t->locs[V->loc[r]].init, L0->init, (size_t)V->len * sizeof *L0->init) != 0)
+                fail(w, "%s: heap variable %s starts with different values on different ranks", t->file, V->name);
+        fprintf(out, "  %s: %s", V->name, vtype_name(V->type));
+        if (V->len > 1)
+            fprintf(out, "[%d]", V->len);
+        bool same = true;
+        for (int i = 1; i < V->len; i++)
+            same = same && L0->init[i] == L0->init[0];
+        if (same) {
+            fprintf(out, " = %lld", (long long)L0->init[0]);
+        } else {
+            fprintf(out, " = {");
+            for (int i = 0; i < V->len; i++)
+                fprintf(out, "%s%lld", i ? ", " : "", (long long)L0->init[i]);
+            fprintf(out, "}");
+        }
+        fprintf(out, ";\n");
+    }
+    for (int r = 0; h->order && r < h->ranks; r++) {
+        bool declared = true;
+        for (int i = 0; i < h->nvars; i++)
+            declared = declared && h->order[r][i] == i;
+        if (declared)
+            continue;
+        fprintf(out, "  order gpu%d:", r);
+        for (int i = 0; i < h->nvars; i++)
+            fprintf(out, "%s %s", i ? "," : "", h->vars[h->order[r][i]].name);
+        fprintf(out, "\n");
+    }
+    fprintf(out, "}\n\n");
+}
+
+/* SHMEM calls are desugared onto the symmetric heap, which neither output
+ * format has: say which call stops the conversion. */
+static bool shmem_unconvertible(wr *w)
+{
+    const test *t = w->t;
+    if (!t->nshmem_calls)
+        return false;
+    fail(w, "%s:%d:%d: %s: SHMEM device calls cannot be converted (they act on the symmetric heap, which the "
+            "output format does not have)",
+         t->file, t->shmem_calls[0].pos.line, t->shmem_calls[0].pos.col, t->shmem_calls[0].name);
+    return true;
+}
+
 int write_lit(FILE *out, const test *t, char *err, size_t errsz)
 {
     wr W = {out, t, err, errsz, false, NULL};
@@ -343,6 +441,8 @@ static int write_lit_body(wr *w)
         fail(w, "%s: a filter cannot be written as .lit", t->file);
         return -1;
     }
+    if (shmem_unconvertible(w))
+        return -1;
     for (int l = 0; l < t->nlocs; l++)
         for (int k = 0; k < l; k++)
             if (t->locs[k].first_cell == t->locs[l].first_cell) {
@@ -354,9 +454,21 @@ static int write_lit_body(wr *w)
     fprintf(out, "test %s\n\n", t->name);
     if (t->target)
         fprintf(out, "target %s%s\n\n", t->target, t->no_host_atomics ? " no_host_atomics" : "");
-    fprintf(out, "memory {\n");
+    bool *heapcopy = calloc((size_t)t->nlocs + 1, sizeof *heapcopy);
+    for (int v = 0; t->heap.present && v < t->heap.nvars; v++)
+        for (int r = 0; r < t->heap.ranks; r++)
+            heapcopy[t->heap.vars[v].loc[r]] = true;
+    if (t->heap.present)
+        lit_heap(w);
+    int nmem = 0;
+    for (int l = 0; l < t->nlocs; l++)
+        nmem += !heapcopy[l];
+    if (nmem || !t->heap.present)
+        fprintf(out, "memory {\n");
     for (int l = 0; l < t->nlocs; l++) {
         const location *L = &t->locs[l];
+        if (heapcopy[l])
+            continue;
         fprintf(out, "  %s: %s", w->lname[l], vtype_name(L->type));
         if (L->len > 1)
             fprintf(out, "[%d]", L->len);
@@ -377,16 +489,21 @@ static int write_lit_body(wr *w)
             fprintf(out, " @gpu%d", L->home);
         fprintf(out, " %s\n", L->gran == GRAN_COARSE ? "coarse" : "fine");
     }
-    fprintf(out, "}\n\n");
+    if (nmem || !t->heap.present)
+        fprintf(out, "}\n\n");
+    free(heapcopy);
     bool declared = false;
     for (int k = 0; k < t->nkernels; k++) {
         const kernel *K = &t->kernels[k];
         if (K->implicit)
             continue;
         declared = true;
-        fprintf(out, "kernel %s @gpu%d", K->name, K->gpu);
+        fprintf(out, "kernel %s%s @gpu%d", K->name, lit_reserved(K->name) ? "_" : "", K->gpu);
         for (int a = 0; a < K->nafter; a++)
-            fprintf(out, "%s%s", a ? ", " : " after ", t->kernels[K->after[a]].name);
+            fprintf(out, "%s%s%s", a ? ", " : " after ", t->kernels[K->after[a]].name,
+                    lit_reserved(t->kernels[K->after[a]].name) ? "_" : "");
+        if (K->not_coresident)
+            fprintf(out, " launch normal");
         fprintf(out, "\n");
     }
     if (declared)
@@ -406,7 +523,7 @@ static int write_lit_body(wr *w)
         if (wave_shared(t, i))
             fprintf(out, ".wave%d", group_number(t, i, true));
         if (declared && th->kernel >= 0 && !t->kernels[th->kernel].implicit)
-            fprintf(out, " in %s", t->kernels[th->kernel].name);
+            fprintf(out, " in %s%s", t->kernels[th->kernel].name, lit_reserved(t->kernels[th->kernel].name) ? "_" : "");
         fprintf(out, " {\n");
         bool def[256] = {0}, need[256] = {0};
         block_uses(&th->code, def, need);
@@ -752,6 +869,7 @@ int write_ptx_litmus(FILE *out, const test *t, char *err, size_t errsz)
         fail(w, "%s: ssw (Vulkan) has no PTX form", t->file);
     if (t->filter)
         fail(w, "%s: memsim does not write filters", t->file);
+    shmem_unconvertible(w);
     for (int l = 0; l < t->nlocs && !w->failed; l++) {
         const location *L = &t->locs[l];
         if (L->len > 1)

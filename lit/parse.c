@@ -843,7 +843,10 @@ static bool parse_stmt(parser *p, block *b)
         in.kind = I_BARRIER;
         in.bar_arrive = tok_is(&tk, "bar.arrive");
         ok = true;
-        bool more = p->tok.line == tk.line && p->tok.kind != T_NEWLINE && p->tok.kind != T_SEMI &&
+        /* __syncthreads() as CUDA writes it */
+        if (tok_is(&tk, "__syncthreads") && accept(p, T_LPAREN))
+            ok = expect_tok(p, T_RPAREN, "after __syncthreads(");
+        bool more = ok && p->tok.line == tk.line && p->tok.kind != T_NEWLINE && p->tok.kind != T_SEMI &&
                     p->tok.kind != T_RBRACE && p->tok.kind != T_EOF;
         if (more && tok_is(&tk, "__syncthreads")) {
             ERR("__syncthreads takes no operands; write bar.sync ID, COUNT for a named barrier");

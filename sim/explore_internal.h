@@ -17,6 +17,10 @@ typedef struct {
     long consistent, hangs, errors, cuts;
     outcome *outs;          /* vals over the part's show items; cond unused */
     int nouts, capouts;
+    int *hash;              /* open addressing over outs (index + 1, 0 empty): a
+                             * test with 2^16 final states must not search them
+                             * one by one per candidate; NULL: to be rebuilt */
+    int hashcap;
     execution **example;    /* one execution per outcome (the first MAX_EXAMPLES) */
     long *example_key;
     race_report *races;
@@ -53,6 +57,13 @@ typedef struct {
     long next_unit[MAX_THREADS];    /* per part: the next unit a worker may claim */
     pthread_mutex_t lock;
     bool printed_progress;
+    /* Stopping early (budget.c). */
+    volatile int stop_part[MAX_THREADS];  /* this part has what --first needs */
+    volatile int found[MAX_MODELS];       /* the model has its counterexample */
+    volatile int found_all;
+    bool error_paths;                     /* some thread path ends in an error */
+    long total_candidates;                /* over all workers and parts */
+    double last_progress;
 } shared;
 
 typedef struct {
@@ -69,6 +80,8 @@ typedef struct {
     int split;               /* depth of the units */
     long key;                /* (unit, candidate within it): deterministic choices */
     long nodes;              /* search nodes visited */
+    long combo;              /* combinations of thread paths started in this part */
+    int at[REL_MAX];         /* the source tried per decided read (progress estimate) */
     /* the current combination */
     execution *x;
     int nthreads;
@@ -140,6 +153,14 @@ typedef struct {
 void *worker_main(void *arg);
 bool claim_unit(explorer *e);
 
+/* budget.c: whether to stop (failure, budget, first counterexample), the
+ * progress line, and the check of a recorded candidate for --first. */
+static inline bool should_stop(const explorer *e) { return e->sh->failed || e->sh->stop_part[e->part]; }
+void budget_after_candidate(explorer *e);
+void budget_after_node(explorer *e);
+void budget_after_record(explorer *e, int m, const model_verdict *v, const int64_t *vals);
+void budget_fail(shared *sh, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* parts.c: independent parts of the test. */
 void split_parts(shared *sh);
 
@@ -148,5 +169,10 @@ void part_model_free(part_model *pm);
 void merge_part_model(part_model *dst, part_model *src, int ns);
 void sort_part(part_model *pm, int ns);
 int combine_parts(shared *sh, int m);
+
+/* explore.c: one exploration of the test as it is. */
+int explore_once(const test *t, const explore_opts *o, explore_result *res);
+/* coresidency.c: hangs of kernels launched without a co-residency guarantee. */
+int check_coresidency(const test *t, const explore_opts *o, explore_result *res);
 
 #endif

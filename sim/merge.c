@@ -21,6 +21,7 @@ void part_model_free(part_model *pm)
     free(pm->example_key);
     free(pm->races);
     free(pm->witness);
+    free(pm->hash);
     memset(pm, 0, sizeof *pm);
 }
 
@@ -96,6 +97,10 @@ static int cmp_race_key(const void *a, const void *b)
  * not depend on the order workers found them in. */
 void sort_part(part_model *pm, int ns)
 {
+    /* The outcomes move: the hash table is rebuilt if anything is added. */
+    free(pm->hash);
+    pm->hash = NULL;
+    pm->hashcap = 0;
     if (pm->nraces > 1)
         qsort(pm->races, (size_t)pm->nraces, sizeof *pm->races, cmp_race_key);
     size_t n = pm->nouts > 0 ? (size_t)pm->nouts : 0;

@@ -4,7 +4,6 @@
 #include "explore_internal.h"
 
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,15 +17,12 @@ static void explore_part(explorer *e)
         e->active[th] = sh->part_of[th] == e->part;
         e->choice[th] = 0;
     }
+    e->combo = 0;
     for (;;) {
+        e->combo++;
         int built = build_combination(e);
         if (built < 0) {
-            pthread_mutex_lock(&sh->lock);
-            if (!sh->failed)
-                snprintf(sh->err, sizeof sh->err,
-                         "%s: error: an execution has more than %d events: too large to explore", t->file, REL_MAX);
-            sh->failed = 1;
-            pthread_mutex_unlock(&sh->lock);
+            budget_fail(sh, "%s: error: an execution has more than %d events: too large to explore", t->file, REL_MAX);
             return;
         }
         if (built == 0) {
@@ -47,7 +43,7 @@ static void explore_part(explorer *e)
                 e->choice[th] = 0;
             th++;
         }
-        if (th == t->nthreads || sh->failed)
+        if (th == t->nthreads || should_stop(e))
             break;
     }
 }
