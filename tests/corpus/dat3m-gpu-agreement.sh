@@ -21,5 +21,6 @@ for d in Barrier Manual Memalloy Nvidia; do run "PTX-$d-v7.5" PTX/$d PTXv7_5 ptx
 for d in Barrier Manual Memalloy Nvidia; do run "PTX-$d-v6.0" PTX/$d PTXv6_0 ptx; done
 run PTX-CADP PTX/CADP PTXv7_5 ptx --loop-bound 2
 for d in Barrier Kronos-Group Manual; do run "VULKAN-$d" VULKAN/$d VULKAN vulkan-dat3m; done
-run VULKAN-Data-Race VULKAN/Data-Race VULKAN-DR vulkan-dat3m
+# Race freedom (Dat3M's VULKAN-DR-expected.csv, property CAT_SPEC): check-corpus --races.
+for d in Barrier Data-Race Manual; do run "VULKAN-$d-DR" VULKAN/$d VULKAN-DR vulkan-dat3m --races; done
 run VULKAN-CADP VULKAN/CADP VULKAN vulkan-dat3m --loop-bound 2
