@@ -157,7 +157,7 @@ static void first_line(const char *msg, char *buf, size_t n)
 int memsim_check_corpus_main(int argc, char **argv)
 {
     const char *dir = NULL, *csv = NULL, *model_name = NULL, *allow = NULL;
-    bool verbose = false, races = false;
+    bool verbose = false, races = false, liveness = false;
     int loop_bound = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -177,11 +177,13 @@ int memsim_check_corpus_main(int argc, char **argv)
             loop_bound = (int)n;
         } else if (strcmp(a, "--races") == 0) {
             races = true;
+        } else if (strcmp(a, "--liveness") == 0) {
+            liveness = true;
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             verbose = true;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             printf("usage: memsim check-corpus DIR [--expected FILE.csv] [--model M] [--allow-unsupported WORD]\n"
-                   "                          [--loop-bound N] [--races] [-v]\n\n"
+                   "                          [--loop-bound N] [--races | --liveness] [-v]\n\n"
                    "Runs every .litmus and .test file under DIR and compares memsim's verdict with the expected one:\n"
                    "  .litmus  FILE.csv has one line 'path,1|0' per test (the path relative to the csv's directory):\n"
                    "           1 where the condition holds as written (exists: some execution satisfies it; ~exists:\n"
@@ -190,6 +192,9 @@ int memsim_check_corpus_main(int argc, char **argv)
                    "The model defaults to the test's architecture (PTX: ptx, VULKAN and .test: vulkan).\n"
                    "--races: the csv says whether the test is race-free instead (Dat3M's *-DR-expected.csv,\n"
                    "           property CAT_SPEC: 1 when no consistent execution that passes the filter races).\n"
+                   "--liveness: the csv says whether every execution terminates (Dat3M's *-Liveness-*.csv):\n"
+                   "           1 when memsim finds no hang (an await, a barrier, or a loop iteration that writes\n"
+                   "           nothing and reads final values).\n"
                    "Loops that are not spin-waits are unrolled --loop-bound times (default %d); executions cut\n"
                    "at the bound are counted (cut) and left out, as Dat3M's unrolling leaves them out.\n"
                    "Unsupported constructs are counted apart; --allow-unsupported WORD tolerates those whose\n"
@@ -367,7 +372,9 @@ int memsim_check_corpus_main(int argc, char **argv)
                 snprintf(msg, sizeof msg, "ERROR %s", r.err);
                 strs_add(&report, strdup(msg));
             } else {
-                bool holds = races ? r.mr[0].nraces == 0 : result_holds_terminating(t, &r.mr[0]);
+                bool holds = races      ? r.mr[0].nraces == 0
+                             : liveness ? r.mr[0].hangs == 0
+                                        : result_holds_terminating(t, &r.mr[0]);
                 if (r.mr[0].cuts) {
                     cut_tests++;
                     if (verbose)
