@@ -24,3 +24,9 @@ for d in Barrier Kronos-Group Manual; do run "VULKAN-$d" VULKAN/$d VULKAN vulkan
 # Race freedom (Dat3M's VULKAN-DR-expected.csv, property CAT_SPEC): check-corpus --races.
 for d in Barrier Data-Race Manual; do run "VULKAN-$d-DR" VULKAN/$d VULKAN-DR vulkan-dat3m --races; done
 run VULKAN-CADP VULKAN/CADP VULKAN vulkan-dat3m --loop-bound 2
+# Liveness (Dat3M's *-Liveness-*.csv): 1 when memsim finds no hang.
+cp "$res/PTXv7_5-Liveness-expected.csv" "$res/VULKAN-Liveness-Fair-expected.csv" "$root/"
+for d in Barrier Manual; do run "PTX-$d-liveness" PTX/$d PTXv7_5-Liveness ptx --liveness; done
+run PTX-CADP-liveness PTX/CADP PTXv7_5-Liveness ptx --liveness --loop-bound 2
+run VULKAN-Barrier-liveness VULKAN/Barrier VULKAN-Liveness-Fair vulkan-dat3m --liveness
+run VULKAN-CADP-liveness VULKAN/CADP VULKAN-Liveness-Fair vulkan-dat3m --liveness --loop-bound 2
