@@ -437,6 +437,10 @@ static int write_lit_body(wr *w)
         fail(w, "%s: system-synchronizes-with (ssw) cannot be written as .lit", t->file);
         return -1;
     }
+    if (t->filter) {
+        fail(w, "%s: a filter cannot be written as .lit", t->file);
+        return -1;
+    }
     if (shmem_unconvertible(w))
         return -1;
     for (int l = 0; l < t->nlocs; l++)
@@ -863,6 +867,8 @@ int write_ptx_litmus(FILE *out, const test *t, char *err, size_t errsz)
     wr W = {out, t, err, errsz, false, NULL}, *w = &W;
     if (t->nssw)
         fail(w, "%s: ssw (Vulkan) has no PTX form", t->file);
+    if (t->filter)
+        fail(w, "%s: memsim does not write filters", t->file);
     shmem_unconvertible(w);
     for (int l = 0; l < t->nlocs && !w->failed; l++) {
         const location *L = &t->locs[l];

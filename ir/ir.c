@@ -237,6 +237,7 @@ void test_free(test *t)
     }
     free(t->kernels);
     cond_free(t->cond);
+    cond_free(t->filter);
     for (int i = 0; i < t->nexpects; i++)
         free(t->expects[i].model);
     free(t->expects);

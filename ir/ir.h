@@ -274,6 +274,7 @@ typedef struct {
     int ngpus;           /* 1 + highest GPU index used anywhere */
     quant_t quant;
     cond *cond;          /* NULL when the test has no condition */
+    cond *filter;        /* herd's `filter`: only executions whose final state satisfies it exist (import/) */
     expectation *expects;
     int nexpects;
     int (*ssw)[2];       /* Vulkan system-synchronizes-with: thread pairs (import/) */
