@@ -143,6 +143,10 @@ bool x_gep(xlate *x, frame *f, LLVMValueRef in, val *r);
 bool x_cast(xlate *x, frame *f, LLVMValueRef in, LLVMOpcode op, val *r);
 bool x_select(xlate *x, frame *f, LLVMValueRef in, val *r);
 bool x_element(xlate *x, frame *f, LLVMValueRef in, LLVMOpcode op, val *r);
+int64_t x_float_bits(double d, bool is_double);
+bool x_float(xlate *x, frame *f, LLVMValueRef in, LLVMOpcode op, val *r);
+bool x_fcmp(xlate *x, frame *f, LLVMValueRef in, val *r);
+bool x_vector_binop(xlate *x, LLVMValueRef in, LLVMOpcode op, const val *a, const val *b, val *r);
 
 /* access.c */
 inst x_inst(instkind_t k);
