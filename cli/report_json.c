@@ -45,6 +45,8 @@ cJSON *report_json(const test *t, const explore_result *r)
     cJSON_AddNumberToObject(root, "search_nodes", (double)r->nodes);
     cJSON_AddNumberToObject(root, "parts", r->nparts);
     cJSON_AddNumberToObject(root, "seconds", r->seconds);
+    if (r->stopped_first)
+        cJSON_AddBoolToObject(root, "stopped_first", true);
     cJSON *models = cJSON_AddArrayToObject(root, "models");
     for (int m = 0; m < r->nmodels; m++) {
         const model_result *mr = &r->mr[m];
@@ -81,6 +83,9 @@ cJSON *report_json(const test *t, const explore_result *r)
         }
         cJSON_AddBoolToObject(jm, "races_are_undefined", mr->m->races_are_ub);
         cJSON_AddNumberToObject(jm, "hangs", (double)mr->hangs);
+        cJSON_AddNumberToObject(jm, "cuts", (double)mr->cuts);
+        if (mr->cuts)
+            cJSON_AddStringToObject(jm, "cut", mr->cut_msg);
         if (mr->hangs)
             cJSON_AddStringToObject(jm, "hang", mr->hang_msg);
         if (mr->errors)

@@ -249,6 +249,24 @@ static void lit_inst(wr *w, const thread *th, const inst *in, int depth)
         }
         fprintf(w->out, "%*s}\n", 2 * depth, "");
         return;
+    case I_WHILE: {
+        char cond[512] = "", bound[256] = "";
+        lit_expr(w, th, in->val, cond, sizeof cond);
+        if (in->val2) {
+            strcat(bound, " bound ");
+            lit_expr(w, th, in->val2, bound, sizeof bound);
+        }
+        if (in->do_while)
+            fprintf(w->out, "%*sdo {\n", 2 * depth, "");
+        else
+            fprintf(w->out, "%*swhile %s%s {\n", 2 * depth, "", cond, bound);
+        lit_block(w, th, &in->body, depth + 1);
+        if (in->do_while)
+            fprintf(w->out, "%*s} while %s%s\n", 2 * depth, "", cond, bound);
+        else
+            fprintf(w->out, "%*s}\n", 2 * depth, "");
+        return;
+    }
     default:
         fail(w, "%s:%d:%d: this instruction cannot be written as .lit", w->t->file, in->pos.line, in->pos.col);
         return;
@@ -285,7 +303,7 @@ static void block_uses(const block *b, bool *def, bool *need)
         expr_uses(in->mem.index, def, need);
         expr_uses(in->bar_id, def, need);
         expr_uses(in->bar_count, def, need);
-        if (in->kind == I_IF) {
+        if (in->kind == I_IF || in->kind == I_WHILE) {
             block_uses(&in->body, def, need);
             block_uses(&in->els, def, need);
         }
@@ -312,6 +330,37 @@ static void lit_operand(void *ctx, const operand *o, char *buf, size_t n)
 }
 
 static const char *quant_word(quant_t q) { return q == Q_EXISTS ? "exists" : q == Q_NOT_EXISTS ? "~exists" : "forall"; }
+
+/* The small number of thread i's workgroup (waves: its wave within the
+ * workgroup): how many distinct ones come before it on its GPU. */
+static int group_number(const test *t, int i, bool wave)
+{
+    const thread *th = &t->threads[i];
+    int n = 0;
+    for (int j = 0; j < i; j++) {
+        const thread *u = &t->threads[j];
+        if (u->host || u->gpu != th->gpu || (wave && u->wg != th->wg))
+            continue;
+        if (wave ? u->wave == th->wave : u->wg == th->wg)
+            return n;
+        bool seen = false;
+        for (int k = 0; k < j && !seen; k++) {
+            const thread *v = &t->threads[k];
+            seen = !v->host && v->gpu == u->gpu && v->wg == u->wg && (!wave || v->wave == u->wave);
+        }
+        n += !seen;
+    }
+    return n;
+}
+
+static bool wave_shared(const test *t, int i)
+{
+    for (int j = 0; j < t->nthreads; j++)
+        if (j != i && t->threads[j].gpu == t->threads[i].gpu && t->threads[j].wg == t->threads[i].wg &&
+            t->threads[j].wave == t->threads[i].wave)
+            return true;
+    return false;
+}
 
 static int write_lit_body(wr *w);
 
@@ -358,6 +407,19 @@ static void lit_heap(wr *w)
     fprintf(out, "}\n\n");
 }
 
+/* SHMEM calls are desugared onto the symmetric heap, which neither output
+ * format has: say which call stops the conversion. */
+static bool shmem_unconvertible(wr *w)
+{
+    const test *t = w->t;
+    if (!t->nshmem_calls)
+        return false;
+    fail(w, "%s:%d:%d: %s: SHMEM device calls cannot be converted (they act on the symmetric heap, which the "
+            "output format does not have)",
+         t->file, t->shmem_calls[0].pos.line, t->shmem_calls[0].pos.col, t->shmem_calls[0].name);
+    return true;
+}
+
 int write_lit(FILE *out, const test *t, char *err, size_t errsz)
 {
     wr W = {out, t, err, errsz, false, NULL};
@@ -375,6 +437,8 @@ static int write_lit_body(wr *w)
         fail(w, "%s: system-synchronizes-with (ssw) cannot be written as .lit", t->file);
         return -1;
     }
+    if (shmem_unconvertible(w))
+        return -1;
     for (int l = 0; l < t->nlocs; l++)
         for (int k = 0; k < l; k++)
             if (t->locs[k].first_cell == t->locs[l].first_cell) {
@@ -434,6 +498,8 @@ static int write_lit_body(wr *w)
         for (int a = 0; a < K->nafter; a++)
             fprintf(out, "%s%s%s", a ? ", " : " after ", t->kernels[K->after[a]].name,
                     lit_reserved(t->kernels[K->after[a]].name) ? "_" : "");
+        if (K->not_coresident)
+            fprintf(out, " launch normal");
         fprintf(out, "\n");
     }
     if (declared)
@@ -445,11 +511,13 @@ static int write_lit_body(wr *w)
             break;
         }
         fprintf(out, "thread %s @gpu%d", th->name, th->gpu);
-        if (th->wg < 1000000) {
-            fprintf(out, ".wg%d", th->wg);
-            if (th->wave < 1000000)
-                fprintf(out, ".wave%d", th->wave);
-        }
+        /* Workgroups and waves are numbered internally (the .lit parser gives
+         * each launch's workgroups numbers of their own): write them as small
+         * numbers that keep who shares a workgroup, and a wave where two
+         * threads share one. */
+        fprintf(out, ".wg%d", group_number(t, i, false));
+        if (wave_shared(t, i))
+            fprintf(out, ".wave%d", group_number(t, i, true));
         if (declared && th->kernel >= 0 && !t->kernels[th->kernel].implicit)
             fprintf(out, " in %s%s", t->kernels[th->kernel].name, lit_reserved(t->kernels[th->kernel].name) ? "_" : "");
         fprintf(out, " {\n");
@@ -601,6 +669,19 @@ static void ptx_sem(ptxw *p, const inst *in, bool load, bool store, char *buf, s
     snprintf(buf, n, "%s.%s", order_name(o), s);
 }
 
+/* The operands a branch compares: c's two sides for a comparison (k its
+ * index from BIN_EQ), else c and 0 (c != 0). */
+static void cond_operands(ptxw *p, const expr *c, int k, char *a, char *b)
+{
+    if (c->kind == EX_BIN && c->op >= BIN_EQ && c->op <= BIN_GE && (int)c->op - BIN_EQ == k) {
+        ptx_value(p, c->a, a, 64);
+        ptx_value(p, c->b, b, 64);
+    } else {
+        ptx_value(p, c, a, 64);
+        snprintf(b, 64, "0");
+    }
+}
+
 static void ptx_inst(ptxw *p, const inst *in)
 {
     wr *w = p->w;
@@ -724,6 +805,31 @@ static void ptx_inst(ptxw *p, const inst *in)
         add_line(p->out, "LC%d%02d:", p->tid, lend);
         return;
     }
+    case I_WHILE: {
+        /* LCtop: [bNOT cond, LCend]; body; bCOND LCtop (do-while) / goto LCtop; LCend:
+         * The unrolling bound is a tool option in PTX litmus (Dat3M --bound). */
+        const expr *c = in->val;
+        static const char *const br[] = {"beq", "bne", "blt", "ble", "bgt", "bge"};
+        static const int neg[] = {1, 0, 5, 4, 3, 2};
+        int k = 1;
+        if (c->kind == EX_BIN && c->op >= BIN_EQ && c->op <= BIN_GE)
+            k = c->op - BIN_EQ;
+        int ltop = p->nlabel++, lend = p->nlabel++;
+        add_line(p->out, "LC%d%02d:", p->tid, ltop);
+        if (!in->do_while) {
+            cond_operands(p, c, k, a, b);
+            add_line(p->out, "%s %s, %s, LC%d%02d", br[neg[k]], a, b, p->tid, lend);
+        }
+        ptx_block(p, &in->body);
+        if (in->do_while) {
+            cond_operands(p, c, k, a, b);
+            add_line(p->out, "%s %s, %s, LC%d%02d", br[k], a, b, p->tid, ltop);
+        } else {
+            add_line(p->out, "goto LC%d%02d", p->tid, ltop);
+        }
+        add_line(p->out, "LC%d%02d:", p->tid, lend);
+        return;
+    }
     default:
         fail(w, "%s:%d:%d: this instruction has no PTX litmus form", w->t->file, in->pos.line, in->pos.col);
         return;
@@ -757,6 +863,7 @@ int write_ptx_litmus(FILE *out, const test *t, char *err, size_t errsz)
     wr W = {out, t, err, errsz, false, NULL}, *w = &W;
     if (t->nssw)
         fail(w, "%s: ssw (Vulkan) has no PTX form", t->file);
+    shmem_unconvertible(w);
     for (int l = 0; l < t->nlocs && !w->failed; l++) {
         const location *L = &t->locs[l];
         if (L->len > 1)

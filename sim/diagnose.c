@@ -4,8 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static void say(diagnosis *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(diagnosis *d, const char *fmt, ...)
+void diag_say(diagnosis *d, const char *fmt, ...)
 {
     if (d->n == DIAG_MAX)
         return;
@@ -99,7 +98,7 @@ static void cache_poll_note(const test *t, const execution *x, diagnosis *d, int
             continue;
         char cn[96];
         cell_name(t, P->cell, cn, sizeof cn);
-        say(d,
+        diag_say(d,
             "cache modifier is not an acquire: %s polls %s with .%s at %s, which only bypasses caches; its later "
             "accesses are not ordered after the write it saw (follow the poll with an acquire, or poll with ld.acquire)",
             who(t, P), cn, P->src->cache == CACHE_CV ? "cv" : "volatile", line_of(P));
@@ -138,7 +137,7 @@ void diagnose(const test *t, const model_result *mr, diagnosis *d)
             scope_reason(t, x, rel_has(b.incl, w, r) ? &x->ev[rel] : &x->ev[w],
                          rel_has(b.incl, w, r) ? &x->ev[acq] : &x->ev[r], why, sizeof why);
             cell_name(t, x->ev[w].cell, cn, sizeof cn);
-            say(d, "scope too narrow: %s's release (%s, %s) and %s's acquire of %s (%s, %s) do not synchronize: %s",
+            diag_say(d, "scope too narrow: %s's release (%s, %s) and %s's acquire of %s (%s, %s) do not synchronize: %s",
                 who(t, &x->ev[rel]), line_of(&x->ev[rel]), scope_name(x->ev[rel].scope), who(t, &x->ev[acq]), cn,
                 line_of(&x->ev[acq]), scope_name(x->ev[acq].scope), why);
         }
@@ -166,7 +165,7 @@ void diagnose(const test *t, const model_result *mr, diagnosis *d)
                     char cn[96], fl[96];
                     cell_name(t, W->cell, cn, sizeof cn);
                     cell_name(t, x->ev[w].cell, fl, sizeof fl);
-                    say(d,
+                    diag_say(d,
                         "missing barrier: %s's store to %s (%s) is not ordered before %s's release of %s (%s): a "
                         "release covers only its own thread's earlier accesses; put a workgroup barrier between the "
                         "stores and the release",
@@ -177,6 +176,9 @@ void diagnose(const test *t, const model_result *mr, diagnosis *d)
         cache_poll_note(t, x, d, a);
         cache_poll_note(t, x, d, c);
     }
+
+    /* SHMEM calls (diagnose_shmem.c). */
+    diagnose_shmem(t, x, &wv, mr->witness_rank == 4, d);
 
     /* Stale reads in a counterexample: the read saw a value that coherence
      * had already replaced. */
@@ -201,7 +203,7 @@ void diagnose(const test *t, const model_result *mr, diagnosis *d)
                 cell_name(t, x->ev[r].cell, cn, sizeof cn);
                 format_value(t, x->ev[r].cell, x->ev[r].value, v1, sizeof v1);
                 format_value(t, x->ev[r].cell, x->ev[w2].value, v2, sizeof v2);
-                say(d, "stale read: %s read %s = %s at %s, while %s's write of %s (%s) comes later in %s's "
+                diag_say(d, "stale read: %s read %s = %s at %s, while %s's write of %s (%s) comes later in %s's "
                        "coherence order and was not visible to it",
                     who(t, &x->ev[r]), cn, v1, line_of(&x->ev[r]), who(t, &x->ev[w2]), v2, line_of(&x->ev[w2]), cn);
                 cache_poll_note(t, x, d, r);

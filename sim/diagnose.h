@@ -15,5 +15,10 @@ typedef struct {
 } diagnosis;
 
 void diagnose(const test *t, const model_result *mr, diagnosis *out);
+/* One diagnosis line (a duplicate is dropped). */
+void diag_say(diagnosis *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Puts that a peer reads stale or races with, explained by the SHMEM calls;
+ * stale reads are looked for only in a witness of the condition. */
+void diagnose_shmem(const test *t, const execution *x, const model_verdict *wv, bool cond_witness, diagnosis *d);
 
 #endif

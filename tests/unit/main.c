@@ -12,6 +12,7 @@ int main(void)
     add_explore_tests();
     add_diagnose_tests();
     add_pathfilter_tests();
+    add_shmem_tests();
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
