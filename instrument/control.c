@@ -225,7 +225,7 @@ static void endless_loop(xlate *x, block *out)
 {
     test *t = x->t;
     char name[160];
-    snprintf(name, sizeof name, "endless_%s_b%d_t%d", x->L->kernel, x->wg, x->tid);
+    snprintf(name, sizeof name, "endless_%s_b%d_t%d", x->kname, x->wg, x->tid);
     t->locs = realloc(t->locs, (size_t)(t->nlocs + 1) * sizeof *t->locs);
     location *L = &t->locs[t->nlocs];
     memset(L, 0, sizeof *L);

@@ -74,6 +74,7 @@ typedef struct xlate {
     int launch_index;
     thread *th;          /* the thread being made */
     int tid, wg;         /* its index in the block and its workgroup in the grid */
+    const char *kname;   /* its kernel's name (an identifier) */
     LLVMValueRef cur;    /* the instruction being translated, for messages */
     srcpos last_pos;     /* the latest statement's source line (for code without !dbg) */
     cfg **cfgs;          /* per function, cached for the whole run */

@@ -35,9 +35,9 @@ if [ $hip = 1 ]; then
     # the other launches read the same kernels compiled once (the suite stays fast)
     clang-22 -x hip --offload-arch=gfx942 --cuda-device-only -nogpulib -D__AMDGCN_WAVEFRONT_SIZE=64 -emit-llvm -S -O1 \
         -g "$here/kernels.hip" -o "$tmp/kernels.ll" || fail "clang-22 kernels.hip"
-    for f in mp_agent.lit tile.lit fill.lit scale.lit mp_plain_spin.lit float.lit; do sed 's/"kernels.hip"/"kernels.ll"/' "$here/$f" >"$tmp/$f"; done
+    for f in mp_agent.lit tile.lit fill.lit scale.lit mp_plain_spin.lit float.lit iterations.lit; do sed 's/"kernels.hip"/"kernels.ll"/' "$here/$f" >"$tmp/$f"; done
     dir=$tmp
-    for f in mp_agent.lit tile.lit fill.lit mp_plain_spin.lit float.lit; do check "$f"; done
+    for f in mp_agent.lit tile.lit fill.lit mp_plain_spin.lit float.lit iterations.lit; do check "$f"; done
     out=$("$memsim" kernel "$tmp/tile.lit" -D NOBAR=1 --model src11,ptx -q 2>&1)
     echo "$out" | grep -q "src11: race (MISMATCH)  ptx: fails (MISMATCH)" || fail "tile NOBAR=1: $out"
     # diagnoses name the kernel's source lines
