@@ -296,6 +296,8 @@ const char *vtype_name(vtype_t t);
 /* An operator as .lit and C write it. */
 const char *binop_spelling(binop_t op);
 int cell_loc(const test *t, int cell);                 /* location owning a cell */
+/* The value of an EX_GROUP expression (GROUP_*) in thread tid. */
+int64_t thread_group_fact(const test *t, int tid, int which);
 void test_index_cells(test *t);                        /* makes cell_loc O(1) */
 void cell_name(const test *t, int cell, char *buf, int size); /* "x" or "buf[3]" */
 void format_value(const test *t, int cell, int64_t v, char *buf, int size);
