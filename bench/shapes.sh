@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Writes the scaling shapes of issue 12 as .lit files (and, for herd7, as
-# C11 .litmus files) into a directory:
+# C11 .litmus files, locations zero-initialized by herd's default) into a
+# directory:
 #
 #   bench/shapes.sh DIR
 #
@@ -34,9 +35,7 @@ sb() {
     } >"$f"
     {
         echo "C $name"
-        printf '{ '
-        for ((i = 0; i < n; i++)); do printf '[x%d] = 0; ' "$i"; done
-        echo '}'
+        echo '{}'
         for ((i = 0; i < n; i++)); do
             printf 'P%d (atomic_int* x%d, atomic_int* x%d) {\n' "$i" "$i" "$(((i + 1) % n))"
             printf '  atomic_store_explicit(x%d, 1, memory_order_relaxed);\n' "$i"
@@ -73,7 +72,7 @@ iriw() {
     } >"$f"
     {
         echo "C $name"
-        echo '{ [x] = 0; [y] = 0; }'
+        echo '{}'
         echo 'P0 (atomic_int* x) { atomic_store_explicit(x, 1, memory_order_relaxed); }'
         echo 'P1 (atomic_int* y) { atomic_store_explicit(y, 1, memory_order_relaxed); }'
         for ((i = 0; i < k; i++)); do
@@ -103,11 +102,11 @@ writers() {
     } >"$f"
     {
         echo "C $name"
-        echo '{ [x] = 0; }'
+        echo '{}'
         for ((i = 0; i < n; i++)); do
             printf 'P%d (atomic_int* x) { atomic_store_explicit(x, %d, memory_order_relaxed); }\n' "$i" $((i + 1))
         done
-        echo 'exists ([x]=1)'
+        echo 'exists (x=1)'
     } >"$c"
 }
 

@@ -16,10 +16,11 @@ typedef struct {
     char *key, *text;
 } hr_extra;
 
-typedef enum { HR_STATE = 0, HR_OTHER, HR_TIMEOUT, HR_BUCKET } hr_kind;
+/* A model's state, no model's state, timed-out awaits, accesses out of the symmetric heap (kernels). */
+typedef enum { HR_STATE = 0, HR_OTHER, HR_TIMEOUT, HR_OUT_OF_HEAP } hr_kind;
 
 typedef struct {
-    hr_kind kind;             /* a model's state, no model's state, timed-out awaits, or an unknown bucket */
+    hr_kind kind;
     char *label;              /* "P1:r0=1; P1:r1=0" or "(other state)" ... */
     int nvals;                /* HR_STATE: the state's items, in the JSON's order */
     char **vname;
@@ -53,6 +54,12 @@ typedef struct {
     bool forbidden_seen, anomaly, caveat;
     char *caveat_reason;
     int nmissing;             /* intended instructions missing from the compiled code */
+    bool folded;              /* kernels: ranks folded onto fewer GPUs than the test names */
+    bool has_bug;             /* kernels: hwrun's count of instances that show the bug */
+    bool bug_seen, bug_model_says;
+    uint64_t bug_count, bug_n, bug_first_iter;
+    double bug_first_s, bug_upper95;   /* < 0: not recorded */
+    char *bug_verdict;        /* the judging model's verdict the bug count is read against */
     hr_outcome *outs;         /* states, then other, then timeouts */
     int nouts;
     hr_extra *extra;

@@ -155,6 +155,8 @@ static void keep_unknown(const cJSON *o, const char *const *list, hr_extra **out
     for (const cJSON *j = o->child; j; j = j->next) {
         if (!j->string || known(j->string, list) || cJSON_IsNull(j))
             continue;
+        if (strcmp(j->string, "bug") == 0 && cJSON_IsObject(j))
+            continue; /* hwrun's bug count: read into the test */
         *out = realloc(*out, (size_t)(*n + 1) * sizeof **out);
         (*out)[*n].key = strdup(j->string);
         (*out)[*n].text = cJSON_IsString(j) ? strdup(j->valuestring) : compact(j, 400);
@@ -261,7 +263,7 @@ static const char *const test_known[] = {
     "device_map", "placement", "memory", "source", "instances", "launches", "instances_per_launch", "seconds",
     "instances_per_s", "compile_seconds", "seed", "environment", "start_barrier_timeouts", "outcomes", "timeouts",
     "other", "condition", "environments", "instruction_check", "forbidden_seen", "result", "control",
-    "harness_anomaly_suspected", "platform_caveat", "platform_caveat_reason", "skew_sweep", NULL};
+    "harness_anomaly_suspected", "platform_caveat", "platform_caveat_reason", "skew_sweep", "out_of_heap", "folded", NULL};
 
 static void read_test(ctx *c, const cJSON *j, const char *where, hr_test *t)
 {
@@ -321,6 +323,22 @@ static void read_test(ctx *c, const cJSON *j, const char *where, hr_test *t)
     const cJSON *ic = get_kind(c, j, where, "instruction_check", false, false);
     const cJSON *miss = ic ? cJSON_GetObjectItemCaseSensitive(ic, "missing") : NULL;
     t->nmissing = cJSON_IsArray(miss) ? cJSON_GetArraySize(miss) : 0;
+    t->folded = get_bool(c, j, where, "folded");
+    /* Kernels: how often the bug showed, and after how long. A `bug` that is not
+     * hwrun's object (a note, say) stays a field shown as written. */
+    const cJSON *bug = cJSON_GetObjectItemCaseSensitive(j, "bug");
+    if (cJSON_IsObject(bug)) {
+        field_name(f, sizeof f, where, "bug");
+        t->has_bug = true;
+        t->bug_seen = get_bool(c, bug, f, "seen");
+        t->bug_model_says = get_bool(c, bug, f, "model_says_buggy");
+        t->bug_verdict = get_str(c, bug, f, "model_verdict", false);
+        t->bug_count = get_count(c, bug, f, "count", true);
+        t->bug_n = get_count(c, bug, f, "instances", false);
+        t->bug_first_s = get_num(c, bug, f, "first_seen_after_seconds", false, -1);
+        t->bug_first_iter = get_count(c, bug, f, "first_seen_after_iterations", false);
+        t->bug_upper95 = get_num(c, bug, f, "upper95_exact", false, -1);
+    }
     const cJSON *cond = get_kind(c, j, where, "condition", false, false);
     if (cond) {
         field_name(f, sizeof f, where, "condition");
@@ -343,7 +361,8 @@ static void read_test(ctx *c, const cJSON *j, const char *where, hr_test *t)
     int n = outs ? cJSON_GetArraySize(outs) : 0;
     const cJSON *other = get_kind(c, j, where, "other", false, false);
     const cJSON *tmo = get_kind(c, j, where, "timeouts", false, false);
-    t->outs = calloc((size_t)n + 2, sizeof *t->outs);
+    const cJSON *ooh = get_kind(c, j, where, "out_of_heap", false, false);
+    t->outs = calloc((size_t)n + 3, sizeof *t->outs);
     int i = 0;
     for (const cJSON *o = outs ? outs->child : NULL; o && !c->failed; o = o->next, i++) {
         char w[300];
@@ -367,6 +386,13 @@ static void read_test(ctx *c, const cJSON *j, const char *where, hr_test *t)
         o->label = strdup("(await timed out)");
         read_stats(c, tmo, f, o);
         o->can_hang = get_bool(c, tmo, f, "models_say_it_can_hang");
+    }
+    if (ooh && !c->failed) {
+        hr_outcome *o = &t->outs[t->nouts++];
+        field_name(f, sizeof f, where, "out_of_heap");
+        o->kind = HR_OUT_OF_HEAP;
+        o->label = strdup("(out of heap)");
+        read_stats(c, ooh, f, o);
     }
     keep_unknown(j, test_known, &t->extra, &t->nextra);
 }
@@ -517,7 +543,7 @@ void hr_free(hr_run *run)
     for (int i = 0; i < run->ntests; i++) {
         hr_test *t = &run->tests[i];
         free(t->file), free(t->name), free(t->status), free(t->reason), free(t->result), free(t->judge);
-        free(t->backend), free(t->env), free(t->control_file), free(t->caveat_reason);
+        free(t->backend), free(t->env), free(t->control_file), free(t->caveat_reason), free(t->bug_verdict);
         for (int m = 0; m < t->nverd; m++)
             free(t->vmodel[m]), free(t->verdict[m]);
         for (int o = 0; o < t->nouts; o++)

@@ -17,16 +17,20 @@ int memsim_report_main(int argc, char **argv); /* cli/report_main.c */
 
 #define MEMSIM_VERSION "0.1.0"
 
+int memsim_kernel_main(int argc, char **argv);
+
 enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD_INPUT = 2 };
 
 typedef struct {
     explore_opts ex;
     bool json, quiet, herd_log;
+    int first;              /* 1 --first, 0 --all, -1 the default */
     const char *dot, *svg, *png;
     char **files;
     int nfiles, capfiles;
     const char *define_names[64];
     int64_t define_values[64];
+    int loop_bound;          /* --loop-bound N: 0 unless given */
     lit_options lit;
 } options;
 
@@ -36,6 +40,7 @@ static void usage(FILE *f)
             "usage: memsim [options] FILE.lit|FILE.litmus|FILE.test|DIR ...\n"
             "       memsim convert IN -o OUT.lit|OUT.litmus\n"
             "       memsim check-corpus DIR [--expected FILE.csv] [--model M]\n"
+            "       memsim kernel LAUNCH.lit [--emit-lit] [options]   (check HIP, CUDA and Triton kernels; --help)\n"
             "       memsim hwrun [options] FILE.lit|DIR ...   (run the tests on a GPU; memsim hwrun --help)\n"
             "       memsim report RUN.json|DIR ... -o OUTDIR  (hwrun's runs side by side; memsim report --help)\n"
             "\n"
@@ -45,6 +50,7 @@ static void usage(FILE *f)
             "\n"
             "options:\n"
             "  --model M[,M...]  models to check under: src11 (default), ptx, sc, vulkan, or all\n"
+            "                    (vulkan-dat3m: Dat3M's vulkan.cat variant, not in all)\n"
             "  --json            print JSON instead of text\n"
             "  --herd-log        print herd7's log format (for mcompare7; one model per log)\n"
             "  --dot FILE        write a witness execution (first model) as Graphviz dot\n"
@@ -52,11 +58,21 @@ static void usage(FILE *f)
             "  --png FILE        ... rendered to PNG (needs Graphviz's dot)\n"
             "  -q, --quiet       print only the summary line per test\n"
             "  -D NAME=VALUE     override `const NAME` (ranks, blocks, threads, tiles...)\n"
+            "  --loop-bound N    unroll `while` loops without their own `bound` N times (default %d); an\n"
+            "                    execution whose loop would go on is reported as cut\n"
             "  -j N              worker threads (default: every core)\n"
+            "  --first           stop at the first counterexample per model (a race, a hang, an error,\n"
+            "                    or an execution that shows the condition) and print it with its\n"
+            "                    execution; the states listed are those found until then.  With -q,\n"
+            "                    the default where every model's `expect` is a race\n"
+            "  --all             every execution, always (full outcome tables)\n"
+            "  --max-executions N  stop (no verdict) after N candidate executions\n"
+            "  --max-memory SIZE   stop (no verdict) above SIZE of memory: 512M, 4G (default: 3/4 of RAM)\n"
             "  --list-models     describe the models\n"
             "  --version, -h, --help\n"
             "\n"
-            "exit status: 0 every expectation holds, 1 one does not, 2 bad input\n");
+            "exit status: 0 every expectation holds, 1 one does not, 2 bad input\n",
+            LOOP_BOUND_DEFAULT);
 }
 
 static void add_file(options *o, const char *path)
@@ -130,7 +146,7 @@ static int parse_models(options *o, const char *spec)
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         const model *m = model_find(tok);
         if (!m) {
-            fprintf(stderr, "memsim: error: unknown model '%s' (models: src11 ptx sc vulkan, or all)\n", tok);
+            fprintf(stderr, "memsim: error: unknown model '%s' (models: src11 ptx sc vulkan, or all; variant: vulkan-dat3m)\n", tok);
             free(copy);
             return -1;
         }
@@ -139,6 +155,45 @@ static int parse_models(options *o, const char *spec)
     }
     free(copy);
     return o->ex.nmodels ? 0 : -1;
+}
+
+/* "512M", "4G", "100000K", or megabytes without a suffix. */
+static long parse_megabytes(const char *s)
+{
+    char *end = NULL;
+    double v = strtod(s, &end);
+    if (!*s || end == s || v <= 0)
+        return -1;
+    double mult = 1;
+    if (*end == 'K' || *end == 'k')
+        mult = 1.0 / 1024, end++;
+    else if (*end == 'M' || *end == 'm')
+        end++;
+    else if (*end == 'G' || *end == 'g')
+        mult = 1024, end++;
+    if (*end == 'B' || *end == 'b')
+        end++;
+    if (*end)
+        return -1;
+    long mb = (long)(v * mult);
+    return mb > 0 ? mb : 1;
+}
+
+/* --first's default: under -q (verdicts only; with --json too), where every model asked
+ * expects a race and races are undefined behaviour under it, the first race
+ * decides the verdict. */
+static first_mode first_for(const options *o, const test *t)
+{
+    if (o->first == 1)
+        return FIRST_ALWAYS;
+    if (o->first == 0 || !o->quiet || o->herd_log || o->dot || o->svg || o->png)
+        return FIRST_NEVER;
+    for (int m = 0; m < o->ex.nmodels; m++) {
+        const expectation *ex = expectation_for(t, o->ex.models[m]->name);
+        if (!ex || ex->verdict != V_RACE || !o->ex.models[m]->races_are_ub)
+            return FIRST_NEVER;
+    }
+    return FIRST_IF_RACE;
 }
 
 static int render(const char *dotfile_tmp, const char *out, const char *fmt)
@@ -199,12 +254,26 @@ int main(int argc, char **argv)
         return memsim_check_corpus_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "report") == 0)
         return memsim_report_main(argc - 1, argv + 1);
+#ifdef MEMSIM_HAVE_INSTRUMENT
+    if (argc > 1 && strcmp(argv[1], "kernel") == 0)
+        return memsim_kernel_main(argc - 1, argv + 1);
+#else
+    if (argc > 1 && strcmp(argv[1], "kernel") == 0) {
+        fprintf(stderr, "memsim: error: this memsim was built without LLVM 22 (apt-get install llvm-22-dev clang-22, "
+                        "then rebuild), so memsim kernel is not available\n");
+        return EXIT_BAD_INPUT;
+    }
+#endif
     options o = {0};
     o.ex.models[0] = &model_src11;
     o.ex.nmodels = 1;
     o.ex.progress = isatty(2);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     o.ex.jobs = cores > 0 ? (int)(cores < 256 ? cores : 256) : 1;
+    o.first = -1;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0)
+        o.ex.max_memory_mb = (long)((double)pages * (double)page * 0.75 / (1024.0 * 1024.0));
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -225,6 +294,28 @@ int main(int argc, char **argv)
             o.quiet = true;
         } else if (strcmp(a, "--progress") == 0) {
             o.ex.progress = true;
+        } else if (strcmp(a, "--first") == 0) {
+            o.first = 1;
+        } else if (strcmp(a, "--all") == 0) {
+            o.first = 0;
+        } else if (strcmp(a, "--max-executions") == 0 || strcmp(a, "--max-memory") == 0) {
+            const char *v = i + 1 < argc ? argv[++i] : "";
+            if (a[6] == 'e') {
+                char *end = NULL;
+                long n = strtol(v, &end, 10);
+                if (!*v || *end || n < 1) {
+                    fprintf(stderr, "memsim: error: --max-executions needs a positive number of executions\n");
+                    return EXIT_BAD_INPUT;
+                }
+                o.ex.max_executions = n;
+            } else {
+                long mb = parse_megabytes(v);
+                if (mb < 0) {
+                    fprintf(stderr, "memsim: error: --max-memory needs a size such as 512M or 4G\n");
+                    return EXIT_BAD_INPUT;
+                }
+                o.ex.max_memory_mb = mb;
+            }
         } else if ((strcmp(a, "--model") == 0 || strcmp(a, "-m") == 0 || strcmp(a, "--dot") == 0 ||
                     strcmp(a, "--svg") == 0 || strcmp(a, "--png") == 0)) {
             if (i + 1 >= argc) {
@@ -262,6 +353,15 @@ int main(int argc, char **argv)
             }
             o.define_names[o.lit.ndefines] = strndup(def, (size_t)(eq - def));
             o.define_values[o.lit.ndefines++] = v;
+        } else if (strcmp(a, "--loop-bound") == 0 || strncmp(a, "--loop-bound=", 13) == 0) {
+            const char *v = a[12] == '=' ? a + 13 : (i + 1 < argc ? argv[++i] : "");
+            char *end = NULL;
+            long n = strtol(v, &end, 10);
+            if (!*v || *end || n < 1 || n > LOOP_BOUND_MAX) {
+                fprintf(stderr, "memsim: error: --loop-bound needs a number of iterations from 1 to %d\n", LOOP_BOUND_MAX);
+                return EXIT_BAD_INPUT;
+            }
+            o.loop_bound = (int)n;
         } else if (strncmp(a, "--model=", 8) == 0) {
             if (parse_models(&o, a + 8) != 0)
                 return EXIT_BAD_INPUT;
@@ -297,7 +397,10 @@ int main(int argc, char **argv)
             status = EXIT_BAD_INPUT;
             continue;
         }
+        if (o.loop_bound)
+            t->loop_bound = o.loop_bound;
         explore_result r;
+        o.ex.first = first_for(&o, t);
         if (explore(t, &o.ex, &r) != 0) {
             fprintf(stderr, "%s\n", r.err);
             explore_result_free(&r);
@@ -341,7 +444,11 @@ int main(int argc, char **argv)
                 const expectation *ex = expectation_for(t, r.mr[m].m->name);
                 verdict_t v = result_verdict(t, &r.mr[m]);
                 printf("  %s: %s%s", r.mr[m].m->name, verdict_name(v), ex ? (v == ex->verdict ? "" : " (MISMATCH)") : "");
+                if (r.mr[m].cuts)
+                    printf(" (%ld cut at a loop bound)", r.mr[m].cuts);
             }
+            if (r.stopped_first)
+                printf("  (first counterexample, %ld executions)", r.candidates);
             printf("\n");
         } else {
             report_text(stdout, t, &r);

@@ -148,7 +148,18 @@ static void draw_row(const rp_report *rep, const rp_row *row, const rp_graph_opt
     else
         snprintf(path, sizeof path, "%s", row->file);
     struct stat st;
+    /* A test kept beside its run (results/<run>/x.lit) rather than where it ran from. */
+    for (int k = 0; k < rep->nruns && stat(path, &st) != 0; k++) {
+        if (!row->per_run[k])
+            continue;
+        const char *run = rep->runs[k].path, *slash = strrchr(run, '/'), *base = strrchr(row->file, '/');
+        snprintf(path, sizeof path, "%.*s%s", slash ? (int)(slash - run + 1) : 0, run, base ? base + 1 : row->file);
+    }
     if (stat(path, &st) != 0) {
+        if (o->root && row->file[0] != '/')
+            snprintf(path, sizeof path, "%s/%s", o->root, row->file);
+        else
+            snprintf(path, sizeof path, "%s", row->file);
         snprintf(note, sizeof note, "%s: not found here, so no execution graph (run memsim report from the "
                                     "repository the runs came from, or give --root)", path);
         add(g, "execution graphs", NULL, note);

@@ -186,6 +186,15 @@ static void row_html(FILE *f, const rp_report *r, int i)
     if (row->kernel)
         fputs("<span class=\"tag\">kernel</span>", f);
     for (int k = 0; k < r->nruns; k++) {
+        char bug[256];
+        rp_bug_text(row->per_run[k], bug, sizeof bug);
+        if (bug[0])
+            fprintf(f, "<span class=\"tag %s\">R%d %s</span>", row->per_run[k]->bug_count ? "bugseen" : "bugnot", k + 1,
+                    bug);
+        if (row->per_run[k] && row->per_run[k]->folded)
+            fprintf(f, "<span class=\"tag\">R%d ranks folded</span>", k + 1);
+    }
+    for (int k = 0; k < r->nruns; k++) {
         const hr_test *t = row->per_run[k];
         for (int e = 0; t && e < t->nextra; e++)
             if (strcmp(t->extra[e].key, "bug") == 0) {
@@ -203,7 +212,7 @@ static void row_html(FILE *f, const rp_report *r, int i)
         fprintf(f, "<div class=\"o%s\" title=\"", row->outs[o].cond ? " weak" : "");
         rp_esc(f, row->outs[o].label);
         fputs("\">", f);
-        rp_esc(f, row->outs[o].label);
+        rp_esc(f, row->outs[o].brief);
         fprintf(f, "%s</div>", row->outs[o].cond ? " *" : "");
     }
     fputs("</td>", f);
@@ -239,7 +248,8 @@ static void row_html(FILE *f, const rp_report *r, int i)
                     best = c;
             }
             fprintf(f, "<div class=\"o c-%s\" title=\"%s under %s\">%s</div>", rp_class_css(best),
-                    rp_class_title(best), r->models[g], *letter ? letter : row->outs[o].kind == HR_STATE ? "?" : "");
+                    rp_class_title(best), r->models[g],
+                    *letter ? letter : row->outs[o].kind == HR_STATE ? "?" : best != CL_NONE && best != CL_COUNT ? "-" : "");
         }
         fputs("</td>", f);
     }
@@ -315,6 +325,14 @@ static void test_section(FILE *f, const rp_report *r, int i, const rp_graphs *g)
                 fprintf(f, "<dt>control</dt><dd>%s: weak outcome %s (%llu of %llu)</dd>", t->control_file,
                         !t->control_ran ? "not run" : t->control_k ? "seen" : "not seen",
                         (unsigned long long)t->control_k, (unsigned long long)t->control_n);
+            char bug[256];
+            rp_bug_text(t, bug, sizeof bug);
+            if (bug[0]) {
+                fprintf(f, "<dt>bug (kernel)</dt><dd>%s; %s says %s</dd>", bug, t->judge ? t->judge : "?",
+                        t->bug_verdict ? t->bug_verdict : "?");
+            }
+            if (t->folded)
+                fputs("<dt>ranks</dt><dd>folded onto fewer GPUs than the test names</dd>", f);
             if (t->nmissing)
                 fprintf(f, "<dt>compiled code</dt><dd class=\"contra\">%d intended instructions missing</dd>",
                         t->nmissing);
@@ -376,11 +394,17 @@ void rp_write_html(FILE *f, const rp_report *r, const rp_graphs *g, const char *
     fputs("</code></p></header>\n", f);
     summary(f, r);
     legend(f);
-    fputs("<h2 id=\"tests\">Tests</h2><div class=\"controls\"><input id=\"filter\" type=\"search\" "
+    fprintf(f,
+            "<h2 id=\"tests\">Tests</h2><div class=\"controls\"><input id=\"filter\" type=\"search\" "
           "placeholder=\"filter: words that must all appear (FORBIDDEN, kernel, race, h200, mp...)\">"
           "<label><input type=\"checkbox\" id=\"only-notable\"> only FORBIDDEN seen or a model contradicted</label>"
-          "<span id=\"shown\"></span></div>\n<table id=\"results\"><thead><tr><th>test</th><th>outcome</th>",
-          f);
+          "<span id=\"shown\"></span></div>\n<table id=\"results\" style=\"width:%dpx\"><colgroup><col class=\"c-test\"><col class=\"c-out\">",
+          250 + 210 + 100 * r->nmodels + 118 * r->nruns + 480); /* the colgroup's widths (report.css) */
+    for (int k = 0; k < r->nmodels; k++)
+        fputs("<col class=\"c-model\">", f);
+    for (int k = 0; k < r->nruns; k++)
+        fputs("<col class=\"c-run\">", f);
+    fputs("<col class=\"c-hist\"></colgroup><thead><tr><th>test</th><th>outcome</th>", f);
     for (int g2 = 0; g2 < r->nmodels; g2++) {
         fputs("<th title=\"verdict under this model; per outcome A allowed, F forbidden, UB racy\">", f);
         rp_esc(f, r->models[g2]);

@@ -17,8 +17,16 @@ static cJSON *event_json(const test *t, const event *e)
     cJSON_AddStringToObject(j, "order", order_name(e->ord));
     cJSON_AddStringToObject(j, "scope", e->ord == ORD_PLAIN ? "none" : scope_name(e->scope));
     cJSON_AddNumberToObject(j, "gpu", e->gpu);
-    cJSON_AddNumberToObject(j, "line", e->src ? e->src->pos.line : 0);
-    cJSON_AddNumberToObject(j, "column", e->src ? e->src->pos.col : 0);
+    int line = e->src ? e->src->pos.line : 0;
+    if (t->srcmap && line >= 1 && line <= t->nsrcmap) {
+        /* compiled code (memsim kernel): the kernel's source position */
+        cJSON_AddStringToObject(j, "source_file", t->srcmap[line - 1].file);
+        cJSON_AddNumberToObject(j, "line", t->srcmap[line - 1].line);
+        cJSON_AddNumberToObject(j, "column", t->srcmap[line - 1].col);
+    } else {
+        cJSON_AddNumberToObject(j, "line", line);
+        cJSON_AddNumberToObject(j, "column", e->src ? e->src->pos.col : 0);
+    }
     if (e->src && e->src->shmem > 0 && e->src->shmem <= t->nshmem_calls)
         cJSON_AddStringToObject(j, "shmem_call", t->shmem_calls[e->src->shmem - 1].name);
     return j;
@@ -37,6 +45,8 @@ cJSON *report_json(const test *t, const explore_result *r)
     cJSON_AddNumberToObject(root, "search_nodes", (double)r->nodes);
     cJSON_AddNumberToObject(root, "parts", r->nparts);
     cJSON_AddNumberToObject(root, "seconds", r->seconds);
+    if (r->stopped_first)
+        cJSON_AddBoolToObject(root, "stopped_first", true);
     cJSON *models = cJSON_AddArrayToObject(root, "models");
     for (int m = 0; m < r->nmodels; m++) {
         const model_result *mr = &r->mr[m];
@@ -73,6 +83,9 @@ cJSON *report_json(const test *t, const explore_result *r)
         }
         cJSON_AddBoolToObject(jm, "races_are_undefined", mr->m->races_are_ub);
         cJSON_AddNumberToObject(jm, "hangs", (double)mr->hangs);
+        cJSON_AddNumberToObject(jm, "cuts", (double)mr->cuts);
+        if (mr->cuts)
+            cJSON_AddStringToObject(jm, "cut", mr->cut_msg);
         if (mr->hangs)
             cJSON_AddStringToObject(jm, "hang", mr->hang_msg);
         if (mr->errors)

@@ -36,6 +36,9 @@ static rp_class bucket_class(const hr_test *t, const hr_outcome *o, const char *
         return o->count == 0 ? CL_NONE : o->can_hang ? CL_HANG : CL_UNJUDGED;
     if (o->count == 0)
         return CL_NONE;
+    /* A translation that leaves the heap is the model's "error" verdict when it foresaw it. */
+    if (o->kind == HR_OUT_OF_HEAP)
+        return verdict_is(t, model, "error") ? CL_ALLOWED_SEEN : CL_FORBIDDEN_SEEN;
     if (o->kind == HR_OTHER) {
         if (t->caveat)
             return CL_CAVEAT;

@@ -107,6 +107,24 @@ static bool other_tool(const char *path)
     return tool && !strstr(tool, "memsim hwrun");
 }
 
+static int tests_ran(const hr_run *r)
+{
+    int n = 0;
+    for (int i = 0; i < r->ntests; i++)
+        n += r->tests[i].nouts > 0 && r->tests[i].status && strcmp(r->tests[i].status, "skipped") != 0;
+    return n;
+}
+
+static int cmp_runs(const void *a, const void *b)
+{
+    const hr_run *x = a, *y = b;
+    int d = tests_ran(y) - tests_ran(x);
+    if (d)
+        return d;
+    d = strcmp(x->date ? x->date : "", y->date ? y->date : "");
+    return d ? d : strcmp(x->path, y->path);
+}
+
 static FILE *open_out(const char *dir, const char *name, bool to_stdout, char *path, size_t n)
 {
     if (to_stdout)
@@ -235,6 +253,8 @@ int memsim_report_main(int argc, char **argv)
         free(runs);
         goto out;
     }
+    /* The big campaigns first: a control or a bench of two tests is a column at the right. */
+    qsort(runs, (size_t)nruns, sizeof *runs, cmp_runs);
     rp_report rep;
     rp_build(&rep, runs, nruns);
     double t1 = now();

@@ -32,6 +32,10 @@ static void run_result(FILE *f, const hr_test *t)
         return;
     }
     fprintf(f, " %s%s", t->forbidden_seen ? "**" : "", t->result ? t->result : t->status);
+    char bug[256];
+    rp_bug_text(t, bug, sizeof bug);
+    if (bug[0])
+        fprintf(f, ", %s", bug);
     if (t->has_condition)
         fprintf(f, ", condition %llu/%.2g", (unsigned long long)t->condition_count, (double)t->instances);
     fprintf(f, "%s |", t->forbidden_seen ? "**" : "");
@@ -130,6 +134,7 @@ void rp_write_md(FILE *f, const rp_report *r, const char *command)
             const rp_row *row = &r->rows[i];
             if (!row->kernel)
                 continue;
+            /* What the bug is, where a run says so in words; the counts are in the run columns. */
             const char *bug = NULL;
             for (int k = 0; k < r->nruns && !bug; k++)
                 bug = extra(row->per_run[k], "bug");

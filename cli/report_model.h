@@ -36,6 +36,7 @@ const char *rp_verdict_css(const char *verdict);
 
 typedef struct {
     char *label;
+    char *brief;               /* the label without the items every state of the row shares (owned) */
     hr_kind kind;
     bool cond;
     const hr_outcome *first;   /* the first run's copy: values, letters */
@@ -73,6 +74,9 @@ const hr_outcome *rp_find(const hr_test *t, const rp_outkey *k);
 void rp_devices(const hr_run *run, char *buf, int size);
 /* The command that reruns one test as the run did. */
 void rp_repro(const hr_run *run, const hr_test *t, char *buf, int size);
+/* A kernel run's bug count: "bug seen 224 of 2304, first after 0.356 s (2 launches)", or
+ * "bug not seen in 2304 (95% bound 0.0013)"; "" when the run has none. */
+void rp_bug_text(const hr_test *t, char *buf, int size);
 /* A short human label for a run: its devices and file. */
 void rp_run_title(const hr_run *run, char *buf, int size);
 

@@ -43,7 +43,7 @@ const hr_outcome *rp_find(const hr_test *t, const rp_outkey *k)
 static void add_outcomes(rp_row *row, const hr_test *t)
 {
     for (int i = 0; i < t->nouts; i++) {
-        rp_outkey k = {t->outs[i].label, t->outs[i].kind, t->outs[i].cond, &t->outs[i]};
+        rp_outkey k = {t->outs[i].label, NULL, t->outs[i].kind, t->outs[i].cond, &t->outs[i]};
         bool have = false;
         for (int j = 0; j < row->nouts && !have; j++)
             have = row->outs[j].kind == k.kind && strcmp(row->outs[j].label, k.label) == 0;
@@ -61,6 +61,41 @@ static void add_outcomes(rp_row *row, const hr_test *t)
 }
 
 static bool ran(const hr_test *t) { return t && t->status && strcmp(t->status, "skipped") != 0 && t->nouts > 0; }
+
+/* A kernel's state names every tile; what tells two states apart is often one
+ * item. The brief label drops the items whose value all the row's states share. */
+static void brief_labels(rp_row *row)
+{
+    int nstates = 0;
+    for (int i = 0; i < row->nouts; i++)
+        nstates += row->outs[i].kind == HR_STATE;
+    for (int i = 0; i < row->nouts; i++) {
+        rp_outkey *k = &row->outs[i];
+        const hr_outcome *o = k->first;
+        if (k->kind != HR_STATE || nstates < 2 || o->nvals < 3) {
+            k->brief = strdup(k->label);
+            continue;
+        }
+        char buf[1024] = "";
+        size_t len = 0;
+        for (int v = 0; v < o->nvals; v++) {
+            bool shared = true;
+            for (int j = 0; j < row->nouts && shared; j++) {
+                const hr_outcome *p = row->outs[j].first;
+                if (row->outs[j].kind != HR_STATE)
+                    continue;
+                bool found = false;
+                for (int w = 0; w < p->nvals && !found; w++)
+                    found = strcmp(p->vname[w], o->vname[v]) == 0 && p->vval[w] == o->vval[v];
+                shared = found;
+            }
+            if (!shared && len < sizeof buf - 1)
+                len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s=%.17g", len ? "; " : "", o->vname[v],
+                                        o->vval[v]);
+        }
+        k->brief = strdup(len ? buf : k->label);
+    }
+}
 
 void rp_build(rp_report *r, hr_run *runs, int nruns)
 {
@@ -116,6 +151,7 @@ void rp_build(rp_report *r, hr_run *runs, int nruns)
                     if (rp_class_model(t, &t->outs[o], row->models[m]) == CL_FORBIDDEN_SEEN)
                         row->contradicts[m] = true;
         }
+        brief_labels(row);
     }
 }
 
@@ -123,6 +159,8 @@ void rp_free(rp_report *r)
 {
     for (int i = 0; i < r->nrows; i++) {
         free(r->rows[i].per_run);
+        for (int k = 0; k < r->rows[i].nouts; k++)
+            free(r->rows[i].outs[k].brief);
         free(r->rows[i].outs);
     }
     free(r->rows);
@@ -206,4 +244,22 @@ void rp_repro(const hr_run *run, const hr_test *t, char *buf, int size)
     }
     if (len < size)
         snprintf(buf + len, (size_t)(size - len), " %s", t->file);
+}
+
+void rp_bug_text(const hr_test *t, char *buf, int size)
+{
+    buf[0] = 0;
+    if (!t || !t->has_bug)
+        return;
+    if (t->bug_count) {
+        int n = snprintf(buf, (size_t)size, "bug seen %llu of %llu", (unsigned long long)t->bug_count,
+                         (unsigned long long)t->bug_n);
+        if (t->bug_first_s >= 0 && n < size)
+            snprintf(buf + n, (size_t)(size - n), ", first after %.3g s (%llu launches)", t->bug_first_s,
+                     (unsigned long long)t->bug_first_iter);
+    } else {
+        int n = snprintf(buf, (size_t)size, "bug not seen in %llu", (unsigned long long)t->bug_n);
+        if (t->bug_upper95 >= 0 && n < size)
+            snprintf(buf + n, (size_t)(size - n), " (rate below %.2g, 95%%)", t->bug_upper95);
+    }
 }

@@ -22,11 +22,11 @@ static double xpos(double count, double lmin, double lmax)
 static void short_label(char *buf, size_t n, const char *s)
 {
     size_t len = strlen(s);
-    if (len < n - 1 && len <= 24) {
+    if (len < n - 1 && len <= 22) {
         snprintf(buf, n, "%s", s);
         return;
     }
-    snprintf(buf, n, "%.21s...", s);
+    snprintf(buf, n, "%.19s...", s);
 }
 
 void rp_svg_histogram(FILE *f, const rp_report *r, const rp_row *row)
@@ -65,7 +65,7 @@ void rp_svg_histogram(FILE *f, const rp_report *r, const rp_row *row)
         const rp_outkey *k = &row->outs[i];
         int y0 = TOP + i * group;
         char lab[40];
-        short_label(lab, sizeof lab, k->label);
+        short_label(lab, sizeof lab, k->brief ? k->brief : k->label);
         fprintf(f, "<text class=\"olab%s\" x=\"%d\" y=\"%d\"><title>", k->cond ? " weak" : "", LABEL_W - 6,
                 y0 + nran * BAR_H / 2 + 4);
         rp_esc(f, k->label);
@@ -84,14 +84,15 @@ void rp_svg_histogram(FILE *f, const rp_report *r, const rp_row *row)
             rp_class c = rp_class_judged(t, o);
             double n = (double)t->instances;
             double x0 = LABEL_W, x1 = xpos((double)o->count, lmin, lmax);
-            fprintf(f, "<g><title>");
+            /* The tooltip rides on the count's text: one element less per bar in a page of thousands. */
+            fprintf(f, "<text class=\"cnt\" x=\"%d\" y=\"%d\"><title>", LABEL_W + PLOT_W + 4, y + BAR_H - 1);
             rp_esc(f, r->runs[run].label);
             fprintf(f, ": ");
             rp_esc(f, k->label);
             fprintf(f, " seen %llu of %.0f", (unsigned long long)o->count, n);
             if (o->has_ci)
                 fprintf(f, "; 95%% interval [%.3g, %.3g]", o->lo, o->hi);
-            fprintf(f, "; %s</title>", o->cls ? o->cls : rp_class_title(c));
+            fprintf(f, "; %s</title>%llu</text>", o->cls ? o->cls : rp_class_title(c), (unsigned long long)o->count);
             if (o->count > 0)
                 fprintf(f, "<rect class=\"bar c-%s r%d\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>",
                         rp_class_css(c), slot - 1, (int)x0, y + 1, x1 - x0 < 1 ? 1 : x1 - x0, BAR_H - 2);
@@ -102,8 +103,7 @@ void rp_svg_histogram(FILE *f, const rp_report *r, const rp_row *row)
                 fprintf(f, "<path class=\"ci%s\" d=\"M%.1f %dH%.1fM%.1f %dV%dM%.1f %dV%d\"/>",
                         o->count ? "" : " bound", xl, ym, xh, xl, ym - 3, ym + 3, xh, ym - 3, ym + 3);
             }
-            fprintf(f, "<text class=\"cnt\" x=\"%d\" y=\"%d\">%llu</text></g>", LABEL_W + PLOT_W + 4, y + BAR_H - 1,
-                    (unsigned long long)o->count);
+
         }
     }
     fprintf(f, "</svg>");

@@ -60,6 +60,9 @@ static void report_model(FILE *out, const test *t, const explore_result *r, cons
                     rr->count == 1 ? "" : "s");
         }
     }
+    if (mr->cuts)
+        fprintf(out, "Cut %ld execution%s at a loop bound (not in the states above): %s\n", mr->cuts,
+                mr->cuts == 1 ? "" : "s", mr->cut_msg);
     if (mr->hangs)
         fprintf(out, "Hang in %ld execution%s: %s\n", mr->hangs, mr->hangs == 1 ? "" : "s", mr->hang_msg);
     diagnosis dg;
@@ -68,7 +71,9 @@ static void report_model(FILE *out, const test *t, const explore_result *r, cons
         fprintf(out, "Diagnosis: %s\n", dg.line[i]);
     if (mr->errors)
         fprintf(out, "Error in %ld execution%s: %s\n", mr->errors, mr->errors == 1 ? "" : "s", mr->error_msg);
-    if (mr->consistent == 0)
+    if (mr->consistent == 0 && mr->cuts)
+        fprintf(out, "Error: every consistent execution of this test was cut at a loop bound; raise the bound\n");
+    else if (mr->consistent == 0)
         fprintf(out, "Error: no execution of this test is consistent under %s, so any verdict on its condition would "
                      "be vacuous (look for barriers that different threads can never reach together)\n",
                 mr->m->name);
@@ -79,6 +84,10 @@ static void report_model(FILE *out, const test *t, const explore_result *r, cons
                 v == ex->verdict ? "ok" : "MISMATCH");
     else
         fprintf(out, "Verdict %s\n", verdict_name(v));
+    if (r->stopped_first)
+        fprintf(out, "Stopped at the first counterexample after %ld candidate executions: the states and counts "
+                     "above are those found until then (--all explores every execution)\n",
+                r->candidates);
     fprintf(out, "Time %s %.4f\n\n", t->name, r->seconds);
 }
 

@@ -1012,7 +1012,7 @@ int codegen(hw_code *c, backend_t bk, const hw_plan *p, const otab *o, const cha
     for (int k = 0; k < p->nk; k++)
         emit_kernel(&g, k);
     emit_check(&g);
-    sb_printf(&b, "#undef MS_NB\n#undef MS_TIMEOUT\n#undef MS_OTHER\n#undef MS_BARTO\n");
+    sb_printf(&b, "#undef MS_NB\n#undef MS_TIMEOUT\n#undef MS_OTHER\n#undef MS_OOH\n#undef MS_BARTO\n");
     sb_printf(&b, "#undef MS_STRESS\n#undef MS_START\n#undef MS_DELAY\n");
     sb_printf(&b, "} /* namespace %s_ns */\n", g.pre);
     c->src = sb_take(&b);

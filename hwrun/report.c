@@ -58,7 +58,12 @@ bool hw_bug_stats(const hw_testresult *r, const hw_result *R, uint64_t *k, doubl
     bool *bug = calloc((size_t)R->nbuckets, sizeof *bug);
     for (int e = 0; e < ot->n; e++)
         bug[e] = ot->e[e].hang || ot->e[e].error || (t->cond && !ot->e[e].cond);
-    bug[ot_bucket_timeout(ot)] = bug[ot_bucket_ooh(ot)] = true;
+    /* A timed-out await is the bug only where the judging model says the kernel hangs or goes
+     * wrong through the heap (a store that lands elsewhere leaves its consumer spinning); in a
+     * kernel it calls correct or racy it is a bounded spin that gave up (its own bucket). */
+    verdict_t v = ot->verdict[r->judge];
+    bug[ot_bucket_timeout(ot)] = v == V_HANG || v == V_ERROR;
+    bug[ot_bucket_ooh(ot)] = true;
     for (int b = 0; b < R->nbuckets; b++)
         if (bug[b] && R->hist[b]) {
             *k += R->hist[b];
@@ -471,7 +476,8 @@ void hwreport_json(jw *w, const hw_testresult *r, const hw_gpu *g, const hw_opts
                 jw_str(w, "model_verdict", verdict_name(v));
                 jw_bool(w, "model_says_buggy", verdict_is_bug(v));
                 jw_str(w, "counted", "instances whose final state breaks the forall condition or is a model's error/hang "
-                                     "state, awaits that timed out, accesses out of the heap");
+                                     "state, accesses out of the heap, and (where the model says hang or error) awaits "
+                                     "that timed out");
                 jw_bool(w, "seen", bk > 0);
                 jw_u64(w, "count", bk);
                 jw_u64(w, "instances", R->instances);
@@ -486,8 +492,16 @@ void hwreport_json(jw *w, const hw_testresult *r, const hw_gpu *g, const hw_opts
                     jw_num(w, "upper95_rule_of_three", rule_of_three(R->instances));
                 }
                 jw_end_obj(w);
+                /* Flat copies for readers that want one field each (memsim report). */
+                jw_bool(w, "bug_seen", bk > 0);
+                if (bk)
+                    jw_num(w, "first_bug_seen_s", bs);
+                else
+                    jw_null(w, "first_bug_seen_s");
             }
         }
+        jw_bool(w, "gpus_folded", R->folded);
+        jw_u64(w, "out_of_heap_count", R->hist[ot_bucket_ooh(ot)]);
         jw_obj(w, "other");
         stats_json(w, R->hist[ot_bucket_other(ot)], R->instances, R->seconds, R->first_seen[ot_bucket_other(ot)]);
         jw_arr(w, "sample");

@@ -581,13 +581,18 @@ static void ptx_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *i
             err_at(p, m->at[0], "unsupported: barrier without .sync or .arrive");
             return;
         }
-        if (nops < 1 || nops > 2) {
-            err_at(p, m->at[0], "%s takes a barrier id and optionally a second operand", h);
+        /* Dat3M's LitmusPTX.g4: bar.cta.sync|arrive instance[, resource[, quorum]]: barriers with
+         * the same instance and resource synchronize; a quorum is the number of threads that must
+         * arrive (NamedBarrier.java). */
+        if (nops < 1 || nops > 3) {
+            err_at(p, m->at[0], "%s takes a barrier id and optionally a second operand and a thread count", h);
             return;
         }
         in.bar_id = value_expr(p, tid, &ops[0]);
-        if (in.bar_id && nops == 2)
+        if (in.bar_id && nops >= 2)
             in.bar_count = value_expr(p, tid, &ops[1]);
+        if (in.bar_count && nops == 3)
+            in.bar_quorum = value_expr(p, tid, &ops[2]);
         it->in = in;
         return;
     }
@@ -702,14 +707,18 @@ static void vk_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *it
             in.vk |= VK_AV;
         } else if (strcmp(w, "vis") == 0) {
             in.vk |= VK_VIS;
-        } else if (strcmp(w, "sc0") == 0 || strcmp(w, "sc1") == 0) {
+        } else if (strncmp(w, "sc", 2) == 0 && w[2] >= '0' && w[2] <= '3' && !w[3]) {
+            /* storage classes 0 to 3 and their semantics (Dat3M's vulkan.cat lines 14-15) */
+            static const unsigned sc_bit[4] = {0, VK_SC1, VK_SC2, VK_SC3};
+            if (has_sc) {
+                err_at(p, m->at[i], "an access has one storage class");
+                return;
+            }
             has_sc = true;
-            if (w[2] == '1')
-                in.vk |= VK_SC1;
-        } else if (strcmp(w, "semsc0") == 0) {
-            in.vk |= VK_SEMSC0;
-        } else if (strcmp(w, "semsc1") == 0) {
-            in.vk |= VK_SEMSC1;
+            in.vk |= sc_bit[w[2] - '0'];
+        } else if (strncmp(w, "semsc", 5) == 0 && w[5] >= '0' && w[5] <= '3' && !w[6]) {
+            static const unsigned semsc_bit[4] = {VK_SEMSC0, VK_SEMSC1, VK_SEMSC2, VK_SEMSC3};
+            in.vk |= semsc_bit[w[5] - '0'];
         } else if (strcmp(w, "semav") == 0) {
             in.vk |= VK_SEMAV;
         } else if (strcmp(w, "semvis") == 0) {
@@ -765,13 +774,21 @@ static void vk_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *it
         if (in.scope == SCOPE_NONE)
             in.scope = SCOPE_SYS;
     } else {
-        if (nops != 1) {
-            err_at(p, m->at[0], "cbar takes the barrier's id");
+        /* Dat3M's LitmusVulkan.g4: cbar... instance[, resource[, quorum]], as PTX's bar; its
+         * VisitorLitmusVulkan makes every cbar a barrier of the workgroup (execution scope
+         * Tag.Vulkan.WORK_GROUP), whatever scope its memory semantics name. */
+        if (nops < 1 || nops > 3) {
+            err_at(p, m->at[0], "cbar takes the barrier's id, optionally a second operand and a thread count");
             return;
         }
         if (in.scope == SCOPE_NONE)
             in.scope = SCOPE_WG;
+        in.bar_scope = SCOPE_WG;
         in.bar_id = value_expr(p, tid, &ops[0]);
+        if (in.bar_id && nops >= 2)
+            in.bar_count = value_expr(p, tid, &ops[1]);
+        if (in.bar_count && nops == 3)
+            in.bar_quorum = value_expr(p, tid, &ops[2]);
     }
     it->in = in;
 }
@@ -843,6 +860,7 @@ static void parse_cell(lp *p, int tid, const char *s, const char *end)
         expr_free(in->val2);
         expr_free(in->bar_id);
         expr_free(in->bar_count);
+        expr_free(in->bar_quorum);
         return;
     }
     push_item(&p->code[tid], &it);
@@ -871,6 +889,52 @@ static binop_t negate_cmp(binop_t op)
 }
 
 static bool is_reg_expr(const expr *e, int r) { return e && e->kind == EX_REG && e->reg == r; }
+
+static bool structure(lp *p, int tid, int lo, int hi, block *out);
+
+/* A loop that is not a spin-wait on one read becomes a bounded do-while
+ * (I_WHILE, unrolled to the test's loop bound):
+ *   L: body ; bCC a, b, L                     do { body } while (a CC b)
+ *   L: body ; bCC a, b, LE ; goto L ; LE:     do { body } while !(a CC b)
+ * Returns the item after the loop, or -1 (an error was given). */
+static int general_loop(lp *p, int tid, int i, int back, int hi, block *out)
+{
+    items *c = &p->code[tid];
+    item *it = &c->v[i];
+    item *last = &c->v[back];
+    int body_end = -1, next = -1;
+    expr *cond = NULL;
+    if (back < hi && last->kind == IT_BRANCH) {
+        body_end = back;
+        next = back + 1;
+        cond = expr_bin(last->cmp, last->a, last->b, last->pos);
+        last->a = last->b = NULL;
+    } else if (back < hi && last->kind == IT_GOTO && back - 1 > i && c->v[back - 1].kind == IT_BRANCH &&
+               back + 1 < c->n && back + 1 <= hi && c->v[back + 1].kind == IT_LABEL &&
+               strcmp(c->v[back + 1].label, c->v[back - 1].label) == 0) {
+        item *ex = &c->v[back - 1];
+        body_end = back - 1;
+        next = back + 1; /* the exit label stays: others may jump to it */
+        cond = expr_bin(negate_cmp(ex->cmp), ex->a, ex->b, ex->pos);
+        ex->a = ex->b = NULL;
+    } else {
+        diag_error(p->d, it->pos.line, it->pos.col,
+                   "unsupported: a loop whose exits are not one branch at its end (%s: ...; bCC a, b, %s, or "
+                   "%s: ...; bCC a, b, LE; goto %s; LE:) in thread %s",
+                   it->label, it->label, it->label, it->label, p->t->threads[tid].name);
+        return -1;
+    }
+    inst loop = new_inst(I_WHILE, it->pos);
+    loop.do_while = true;
+    loop.val = cond;
+    if (!structure(p, tid, i + 1, body_end, &loop.body)) {
+        expr_free(loop.val);
+        block_free(&loop.body);
+        return -1;
+    }
+    block_push(out, &loop);
+    return next;
+}
 
 /* Items lo..hi-1 of thread tid into block out. */
 static bool structure(lp *p, int tid, int lo, int hi, block *out)
@@ -901,7 +965,7 @@ static bool structure(lp *p, int tid, int lo, int hi, block *out)
             if (ok && strcmp(br->label, it->label) == 0 && back == i + 2) {
                 end = i + 3;
                 exit_when_cc = false;
-            } else if (ok && i + 4 < hi && c->v[i + 3].kind == IT_GOTO && strcmp(c->v[i + 3].label, it->label) == 0 &&
+            } else if (ok && i + 4 < c->n && i + 4 <= hi && c->v[i + 3].kind == IT_GOTO && strcmp(c->v[i + 3].label, it->label) == 0 &&
                        back == i + 3 && c->v[i + 4].kind == IT_LABEL && strcmp(c->v[i + 4].label, br->label) == 0) {
                 end = i + 4; /* the exit label stays: others may jump to it */
                 exit_when_cc = true;
@@ -915,11 +979,11 @@ static bool structure(lp *p, int tid, int lo, int hi, block *out)
                     want = br->a;
             }
             if (!want) {
-                diag_error(p->d, it->pos.line, it->pos.col,
-                           "unsupported: a loop that is not a spin-wait on one load or CAS "
-                           "(%s: ld r, x; beq r, v, %s) in thread %s",
-                           it->label, it->label, p->t->threads[tid].name);
-                return false;
+                int next = general_loop(p, tid, i, back, hi, out);
+                if (next < 0)
+                    return false;
+                i = next;
+                continue;
             }
             inst aw = rd->in;
             memset(&rd->in, 0, sizeof rd->in); /* moved */
@@ -994,8 +1058,9 @@ static bool structure(lp *p, int tid, int lo, int hi, block *out)
                 lx = -1;
             }
         }
+        /* The else part starts at its label, which may open a loop. */
         bool ok = structure(p, tid, i + 1, body_end, &in.body) &&
-                  (lx < 0 || structure(p, tid, target + 1, lx, &in.els));
+                  (lx < 0 || structure(p, tid, target, lx, &in.els));
         if (!ok) {
             expr_free(in.val);
             block_free(&in.body);
@@ -1014,12 +1079,14 @@ static void fold_barrier_regs(lp *p, int tid, block *b, const bool *written)
 {
     for (int i = 0; i < b->n; i++) {
         inst *in = &b->v[i];
-        if (in->kind == I_IF)
+        if (in->kind == I_IF || in->kind == I_WHILE) {
             fold_barrier_regs(p, tid, &in->body, written);
+            fold_barrier_regs(p, tid, &in->els, written);
+        }
         if (in->kind != I_BARRIER)
             continue;
-        expr **ops[2] = {&in->bar_id, &in->bar_count};
-        for (int k = 0; k < 2; k++) {
+        expr **ops[3] = {&in->bar_id, &in->bar_count, &in->bar_quorum};
+        for (int k = 0; k < 3; k++) {
             expr *e = *ops[k];
             if (e && e->kind == EX_REG && !written[e->reg]) {
                 int64_t v = p->reginit_set[tid][e->reg] ? p->reginit[tid][e->reg] : 0;
@@ -1037,7 +1104,7 @@ static void mark_written(const block *b, bool *written)
         const inst *in = &b->v[i];
         if (in->dst >= 0 && in->dst < 64)
             written[in->dst] = true;
-        if (in->kind == I_IF) {
+        if (in->kind == I_IF || in->kind == I_WHILE) {
             mark_written(&in->body, written);
             mark_written(&in->els, written);
         }
@@ -1048,7 +1115,7 @@ static bool dynamic_barrier(const block *b)
 {
     for (int i = 0; i < b->n; i++) {
         const inst *in = &b->v[i];
-        if (in->kind == I_IF && (dynamic_barrier(&in->body) || dynamic_barrier(&in->els)))
+        if ((in->kind == I_IF || in->kind == I_WHILE) && (dynamic_barrier(&in->body) || dynamic_barrier(&in->els)))
             return true;
         if (in->kind == I_BARRIER && ((in->bar_id && in->bar_id->kind != EX_CONST) ||
                                       (in->bar_count && in->bar_count->kind != EX_CONST)))

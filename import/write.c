@@ -105,12 +105,30 @@ static void lit_expr(wr *w, const thread *th, const expr *e, char *buf, size_t n
 
 static void lit_mem(wr *w, const thread *th, const memref *m, char *buf, size_t n)
 {
-    if (m->loc < 0) {
-        fail(w, "%s: symmetric-heap operands cannot be converted", w->t->file);
+    size_t at = strlen(buf);
+    if (m->ptr) {
+        snprintf(buf + at, n - at, "[");
+        lit_expr(w, th, m->ptr, buf, n);
+        at = strlen(buf);
+        snprintf(buf + at, n - at, "]");
         return;
     }
-    size_t at = strlen(buf);
-    snprintf(buf + at, n - at, "%s", w->lname[m->loc]);
+    if (m->symvar >= 0) {
+        /* VAR, VAR@p: the rank's own copy, Iris's translation to p's */
+        snprintf(buf + at, n - at, "%s", w->t->heap.vars[m->symvar].name);
+        if (m->peer) {
+            at = strlen(buf);
+            snprintf(buf + at, n - at, "@(");
+            lit_expr(w, th, m->peer, buf, n);
+            at = strlen(buf);
+            snprintf(buf + at, n - at, ")");
+        }
+    } else if (m->loc < 0) {
+        fail(w, "%s: a memory operand without a location cannot be converted", w->t->file);
+        return;
+    } else {
+        snprintf(buf + at, n - at, "%s", w->lname[m->loc]);
+    }
     if (m->index) {
         at = strlen(buf);
         snprintf(buf + at, n - at, "[");
@@ -122,10 +140,31 @@ static void lit_mem(wr *w, const thread *th, const memref *m, char *buf, size_t 
 
 static void lit_mods(const inst *in, char *buf, size_t n)
 {
+    static const char *const cache[] = {"", ".wt", ".cv", ".cg", ".ca", ".cs", ".wb", ".volatile"};
     if (in->ord == ORD_PLAIN)
         buf[0] = 0;
     else
         snprintf(buf, n, ".%s.%s", order_name(in->ord), lit_scope(in->scope));
+    bool cas = (in->kind == I_RMW || (in->kind == I_AWAIT && in->await_rmw)) && in->rmw == RMW_CAS;
+    if (cas && (in->fail_ord == ORD_ACQUIRE || in->fail_ord == ORD_SEQ_CST)) {
+        size_t at = strlen(buf);
+        snprintf(buf + at, n - at, ".fail_%s", order_name(in->fail_ord));
+    }
+    if (in->kind != I_FENCE && in->cache > CACHE_NONE && in->cache <= CACHE_VOLATILE) {
+        size_t at = strlen(buf);
+        snprintf(buf + at, n - at, "%s", cache[in->cache]);
+    }
+}
+
+/* "  # mp.hip:12" after a statement read from compiled code (instrument/). */
+static void lit_source(wr *w, const inst *in, char *buf, size_t n)
+{
+    const test *t = w->t;
+    if (!t->srcmap || in->pos.line < 1 || in->pos.line > t->nsrcmap)
+        return;
+    char at[300];
+    size_t len = strlen(buf);
+    snprintf(buf + len, n - len, "  # %s", test_line_name(t, in->pos.line, at, sizeof at));
 }
 
 static void lit_block(wr *w, const thread *th, const block *b, int depth);
@@ -200,7 +239,9 @@ static void lit_inst(wr *w, const thread *th, const inst *in, int depth)
     case I_IF:
         snprintf(line, sizeof line, "if ");
         lit_expr(w, th, in->val, line, sizeof line);
-        fprintf(w->out, "%*s%s {\n", 2 * depth, "", line);
+        strcat(line, " {");
+        lit_source(w, in, line, sizeof line);
+        fprintf(w->out, "%*s%s\n", 2 * depth, "", line);
         lit_block(w, th, &in->body, depth + 1);
         if (in->els.n) {
             fprintf(w->out, "%*s} else {\n", 2 * depth, "");
@@ -208,10 +249,29 @@ static void lit_inst(wr *w, const thread *th, const inst *in, int depth)
         }
         fprintf(w->out, "%*s}\n", 2 * depth, "");
         return;
+    case I_WHILE: {
+        char cond[512] = "", bound[256] = "";
+        lit_expr(w, th, in->val, cond, sizeof cond);
+        if (in->val2) {
+            strcat(bound, " bound ");
+            lit_expr(w, th, in->val2, bound, sizeof bound);
+        }
+        if (in->do_while)
+            fprintf(w->out, "%*sdo {\n", 2 * depth, "");
+        else
+            fprintf(w->out, "%*swhile %s%s {\n", 2 * depth, "", cond, bound);
+        lit_block(w, th, &in->body, depth + 1);
+        if (in->do_while)
+            fprintf(w->out, "%*s} while %s%s\n", 2 * depth, "", cond, bound);
+        else
+            fprintf(w->out, "%*s}\n", 2 * depth, "");
+        return;
+    }
     default:
         fail(w, "%s:%d:%d: this instruction cannot be written as .lit", w->t->file, in->pos.line, in->pos.col);
         return;
     }
+    lit_source(w, in, line, sizeof line);
     fprintf(w->out, "%*s%s\n", 2 * depth, "", line);
 }
 
@@ -243,7 +303,7 @@ static void block_uses(const block *b, bool *def, bool *need)
         expr_uses(in->mem.index, def, need);
         expr_uses(in->bar_id, def, need);
         expr_uses(in->bar_count, def, need);
-        if (in->kind == I_IF) {
+        if (in->kind == I_IF || in->kind == I_WHILE) {
             block_uses(&in->body, def, need);
             block_uses(&in->els, def, need);
         }
@@ -271,7 +331,81 @@ static void lit_operand(void *ctx, const operand *o, char *buf, size_t n)
 
 static const char *quant_word(quant_t q) { return q == Q_EXISTS ? "exists" : q == Q_NOT_EXISTS ? "~exists" : "forall"; }
 
+/* The small number of thread i's workgroup (waves: its wave within the
+ * workgroup): how many distinct ones come before it on its GPU. */
+static int group_number(const test *t, int i, bool wave)
+{
+    const thread *th = &t->threads[i];
+    int n = 0;
+    for (int j = 0; j < i; j++) {
+        const thread *u = &t->threads[j];
+        if (u->host || u->gpu != th->gpu || (wave && u->wg != th->wg))
+            continue;
+        if (wave ? u->wave == th->wave : u->wg == th->wg)
+            return n;
+        bool seen = false;
+        for (int k = 0; k < j && !seen; k++) {
+            const thread *v = &t->threads[k];
+            seen = !v->host && v->gpu == u->gpu && v->wg == u->wg && (!wave || v->wave == u->wave);
+        }
+        n += !seen;
+    }
+    return n;
+}
+
+static bool wave_shared(const test *t, int i)
+{
+    for (int j = 0; j < t->nthreads; j++)
+        if (j != i && t->threads[j].gpu == t->threads[i].gpu && t->threads[j].wg == t->threads[i].wg &&
+            t->threads[j].wave == t->threads[i].wave)
+            return true;
+    return false;
+}
+
 static int write_lit_body(wr *w);
+
+/* The symmetric heap: ranks, size, granularity, variables, allocation orders. */
+static void lit_heap(wr *w)
+{
+    const test *t = w->t;
+    const symheap *h = &t->heap;
+    FILE *out = w->out;
+    fprintf(out, "heap {\n  ranks %d; size %lld; %s\n", h->ranks, (long long)h->size, h->gran == GRAN_COARSE ? "coarse" : "fine");
+    for (int v = 0; v < h->nvars; v++) {
+        const symvar *V = &h->vars[v];
+        const location *L0 = &t->locs[V->loc[0]];
+        for (int r = 1; r < h->ranks; r++)
+            if (memcmp(t->locs[V->loc[r]].init, L0->init, (size_t)V->len * sizeof *L0->init) != 0)
+                fail(w, "%s: heap variable %s starts with different values on different ranks", t->file, V->name);
+        fprintf(out, "  %s: %s", V->name, vtype_name(V->type));
+        if (V->len > 1)
+            fprintf(out, "[%d]", V->len);
+        bool same = true;
+        for (int i = 1; i < V->len; i++)
+            same = same && L0->init[i] == L0->init[0];
+        if (same) {
+            fprintf(out, " = %lld", (long long)L0->init[0]);
+        } else {
+            fprintf(out, " = {");
+            for (int i = 0; i < V->len; i++)
+                fprintf(out, "%s%lld", i ? ", " : "", (long long)L0->init[i]);
+            fprintf(out, "}");
+        }
+        fprintf(out, ";\n");
+    }
+    for (int r = 0; h->order && r < h->ranks; r++) {
+        bool declared = true;
+        for (int i = 0; i < h->nvars; i++)
+            declared = declared && h->order[r][i] == i;
+        if (declared)
+            continue;
+        fprintf(out, "  order gpu%d:", r);
+        for (int i = 0; i < h->nvars; i++)
+            fprintf(out, "%s %s", i ? "," : "", h->vars[h->order[r][i]].name);
+        fprintf(out, "\n");
+    }
+    fprintf(out, "}\n\n");
+}
 
 /* SHMEM calls are desugared onto the symmetric heap, which neither output
  * format has: say which call stops the conversion. */
@@ -316,9 +450,21 @@ static int write_lit_body(wr *w)
     fprintf(out, "test %s\n\n", t->name);
     if (t->target)
         fprintf(out, "target %s%s\n\n", t->target, t->no_host_atomics ? " no_host_atomics" : "");
-    fprintf(out, "memory {\n");
+    bool *heapcopy = calloc((size_t)t->nlocs + 1, sizeof *heapcopy);
+    for (int v = 0; t->heap.present && v < t->heap.nvars; v++)
+        for (int r = 0; r < t->heap.ranks; r++)
+            heapcopy[t->heap.vars[v].loc[r]] = true;
+    if (t->heap.present)
+        lit_heap(w);
+    int nmem = 0;
+    for (int l = 0; l < t->nlocs; l++)
+        nmem += !heapcopy[l];
+    if (nmem || !t->heap.present)
+        fprintf(out, "memory {\n");
     for (int l = 0; l < t->nlocs; l++) {
         const location *L = &t->locs[l];
+        if (heapcopy[l])
+            continue;
         fprintf(out, "  %s: %s", w->lname[l], vtype_name(L->type));
         if (L->len > 1)
             fprintf(out, "[%d]", L->len);
@@ -339,16 +485,19 @@ static int write_lit_body(wr *w)
             fprintf(out, " @gpu%d", L->home);
         fprintf(out, " %s\n", L->gran == GRAN_COARSE ? "coarse" : "fine");
     }
-    fprintf(out, "}\n\n");
+    if (nmem || !t->heap.present)
+        fprintf(out, "}\n\n");
+    free(heapcopy);
     bool declared = false;
     for (int k = 0; k < t->nkernels; k++) {
         const kernel *K = &t->kernels[k];
         if (K->implicit)
             continue;
         declared = true;
-        fprintf(out, "kernel %s @gpu%d", K->name, K->gpu);
+        fprintf(out, "kernel %s%s @gpu%d", K->name, lit_reserved(K->name) ? "_" : "", K->gpu);
         for (int a = 0; a < K->nafter; a++)
-            fprintf(out, "%s%s", a ? ", " : " after ", t->kernels[K->after[a]].name);
+            fprintf(out, "%s%s%s", a ? ", " : " after ", t->kernels[K->after[a]].name,
+                    lit_reserved(t->kernels[K->after[a]].name) ? "_" : "");
         if (K->not_coresident)
             fprintf(out, " launch normal");
         fprintf(out, "\n");
@@ -362,13 +511,15 @@ static int write_lit_body(wr *w)
             break;
         }
         fprintf(out, "thread %s @gpu%d", th->name, th->gpu);
-        if (th->wg < 1000000) {
-            fprintf(out, ".wg%d", th->wg);
-            if (th->wave < 1000000)
-                fprintf(out, ".wave%d", th->wave);
-        }
+        /* Workgroups and waves are numbered internally (the .lit parser gives
+         * each launch's workgroups numbers of their own): write them as small
+         * numbers that keep who shares a workgroup, and a wave where two
+         * threads share one. */
+        fprintf(out, ".wg%d", group_number(t, i, false));
+        if (wave_shared(t, i))
+            fprintf(out, ".wave%d", group_number(t, i, true));
         if (declared && th->kernel >= 0 && !t->kernels[th->kernel].implicit)
-            fprintf(out, " in %s", t->kernels[th->kernel].name);
+            fprintf(out, " in %s%s", t->kernels[th->kernel].name, lit_reserved(t->kernels[th->kernel].name) ? "_" : "");
         fprintf(out, " {\n");
         bool def[256] = {0}, need[256] = {0};
         block_uses(&th->code, def, need);
@@ -518,6 +669,19 @@ static void ptx_sem(ptxw *p, const inst *in, bool load, bool store, char *buf, s
     snprintf(buf, n, "%s.%s", order_name(o), s);
 }
 
+/* The operands a branch compares: c's two sides for a comparison (k its
+ * index from BIN_EQ), else c and 0 (c != 0). */
+static void cond_operands(ptxw *p, const expr *c, int k, char *a, char *b)
+{
+    if (c->kind == EX_BIN && c->op >= BIN_EQ && c->op <= BIN_GE && (int)c->op - BIN_EQ == k) {
+        ptx_value(p, c->a, a, 64);
+        ptx_value(p, c->b, b, 64);
+    } else {
+        ptx_value(p, c, a, 64);
+        snprintf(b, 64, "0");
+    }
+}
+
 static void ptx_inst(ptxw *p, const inst *in)
 {
     wr *w = p->w;
@@ -637,6 +801,31 @@ static void ptx_inst(ptxw *p, const inst *in)
             add_line(p->out, "goto LC%d%02d", p->tid, lend);
             add_line(p->out, "LC%d%02d:", p->tid, lelse);
             ptx_block(p, &in->els);
+        }
+        add_line(p->out, "LC%d%02d:", p->tid, lend);
+        return;
+    }
+    case I_WHILE: {
+        /* LCtop: [bNOT cond, LCend]; body; bCOND LCtop (do-while) / goto LCtop; LCend:
+         * The unrolling bound is a tool option in PTX litmus (Dat3M --bound). */
+        const expr *c = in->val;
+        static const char *const br[] = {"beq", "bne", "blt", "ble", "bgt", "bge"};
+        static const int neg[] = {1, 0, 5, 4, 3, 2};
+        int k = 1;
+        if (c->kind == EX_BIN && c->op >= BIN_EQ && c->op <= BIN_GE)
+            k = c->op - BIN_EQ;
+        int ltop = p->nlabel++, lend = p->nlabel++;
+        add_line(p->out, "LC%d%02d:", p->tid, ltop);
+        if (!in->do_while) {
+            cond_operands(p, c, k, a, b);
+            add_line(p->out, "%s %s, %s, LC%d%02d", br[neg[k]], a, b, p->tid, lend);
+        }
+        ptx_block(p, &in->body);
+        if (in->do_while) {
+            cond_operands(p, c, k, a, b);
+            add_line(p->out, "%s %s, %s, LC%d%02d", br[k], a, b, p->tid, ltop);
+        } else {
+            add_line(p->out, "goto LC%d%02d", p->tid, ltop);
         }
         add_line(p->out, "LC%d%02d:", p->tid, lend);
         return;

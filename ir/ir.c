@@ -206,6 +206,9 @@ void block_clone(block *dst, const block *src)
         d->val = expr_clone(s->val);
         d->val2 = expr_clone(s->val2);
         d->want = expr_clone(s->want);
+        d->bar_id = expr_clone(s->bar_id);
+        d->bar_count = expr_clone(s->bar_count);
+        d->bar_quorum = expr_clone(s->bar_quorum);
         block_clone(&d->body, &s->body);
         block_clone(&d->els, &s->els);
     }
@@ -232,6 +235,7 @@ void block_free(block *b)
         expr_free(in->want);
         expr_free(in->bar_id);
         expr_free(in->bar_count);
+        expr_free(in->bar_quorum);
         block_free(&in->body);
         block_free(&in->els);
     }

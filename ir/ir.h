@@ -94,6 +94,11 @@ typedef enum {
     I_IF,       /* if val { body } else { els } */
     I_AWAIT,    /* [dst =] await ld.ord.scope mem == want, or await atom.cas... == want */
     I_FOR,      /* for dst in val .. val2 step want { body } */
+    I_WHILE,    /* while val { body } (do_while: do { body } while val), unrolled at most
+                   `bound` times (val2: the loop's own bound, NULL: test.loop_bound);
+                   a path whose condition still holds after the last allowed iteration
+                   is CUT (tpath.cut_at), reported, never dropped silently.  The
+                   importers and the LLVM-IR front end build bounded loops this way. */
 } instkind_t;
 
 typedef struct block {
@@ -111,6 +116,7 @@ typedef struct inst {
     order_t fail_ord; /* CAS: the order of a failed CAS (relaxed unless stated) */
     bool unsafe;      /* atom.fadd.unsafe: a hardware FP atomic */
     bool await_rmw;   /* I_AWAIT on an atom.cas rather than a ld */
+    bool do_while;    /* I_WHILE: the body runs once before the condition is tested */
     binop_t await_op; /* I_AWAIT: how the value read compares with want (== != < <= > >=) */
     int dst;          /* register or -1 */
     memref mem;
@@ -120,7 +126,11 @@ typedef struct inst {
     /* Added for the importers (import/); zero/NULL in .lit programs. */
     expr *bar_id;     /* I_BARRIER: named barrier (PTX bar.sync a / Vulkan cbar N); NULL: the workgroup barrier */
     expr *bar_count;  /* I_BARRIER: PTX bar.sync a, b: b, part of the barrier's identity as in Dat3M; or NULL */
+    expr *bar_quorum; /* I_BARRIER: threads that must arrive before any passes (Dat3M's PTX
+                         bar.cta.sync a, b, q; .lit barrier N, count Q); NULL: every participant */
     bool bar_arrive;  /* I_BARRIER: arrive without waiting (PTX bar.arrive) */
+    scope_t bar_scope; /* I_BARRIER: the execution scope whose threads take part (SCOPE_NONE: scope);
+                          Dat3M's Vulkan litmus cbar is a workgroup barrier whatever its memory scope */
     unsigned vk;      /* Vulkan attributes, VK_* below (0: none given) */
     /* Desugared from a SHMEM device call (lit/parse_shmem.c, docs/models.md §7). */
     int shmem;        /* 1 + index in test.shmem_calls, or 0 */
@@ -163,7 +173,13 @@ enum {
     VK_NONPRIV = 1u << 8,    /* NonPrivatePointer */
     VK_AVDEVICE = 1u << 9,   /* I_FENCE: device-domain availability operation */
     VK_VISDEVICE = 1u << 10, /* I_FENCE: device-domain visibility operation */
+    VK_SC2 = 1u << 11,       /* storage class 2 (Dat3M's vulkan.cat has classes 0 to 3) */
+    VK_SC3 = 1u << 12,       /* storage class 3 */
+    VK_SEMSC2 = 1u << 13,
+    VK_SEMSC3 = 1u << 14,
 };
+/* An access's storage class (0 to 3) from its VK_SC* bits. */
+#define VK_STORAGE_CLASS(vk) (((vk) & VK_SC3) ? 3 : ((vk) & VK_SC2) ? 2 : ((vk) & VK_SC1) ? 1 : 0)
 
 typedef struct {
     char *name;          /* P0, or for instances producer[1,0] and producer[1,0]@2 */
@@ -273,7 +289,11 @@ typedef struct {
     int nsrcmap;
     shmem_call *shmem_calls; /* the SHMEM calls statements were desugared from */
     int nshmem_calls;
+    int loop_bound;      /* iterations a `while` loop without its own bound may run (0: LOOP_BOUND_DEFAULT) */
 } test;
+
+/* The unrolling bound of loops that give none (memsim --loop-bound N overrides it). */
+enum { LOOP_BOUND_DEFAULT = 4, LOOP_BOUND_MAX = 1000 };
 
 typedef struct srcline {
     char *file;          /* the kernel's source file as its debug info names it */

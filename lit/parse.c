@@ -112,7 +112,7 @@ int find_reg(const thread *th, const char *s, int len)
 
 static const char *const reserved[] = {
     "test", "memory", "thread", "kernel", "in", "after", "if", "else", "await", "barrier", "exists",
-    "forall", "expect", "true", "false", "ld", "st", "atom", "fence", "for", "step", "const", "heap", "host",
+    "forall", "expect", "true", "false", "ld", "st", "atom", "fence", "for", "while", "do", "step", "const", "heap", "host",
     "launch", "sync", "fill", "target", "translate", NULL};
 
 bool is_reserved(const token *t)
@@ -797,6 +797,30 @@ static bool parse_stmt(parser *p, block *b)
             ok = in.val2 != NULL;
         }
         ok = ok && parse_block(p, &in.body);
+    } else if (tok_is(&tk, "while") || tok_is(&tk, "do")) {
+        /* while COND [bound N] { body }  /  do { body } while COND [bound N]:
+         * unrolled to N iterations (default: the test's loop bound). */
+        advance(p);
+        in.kind = I_WHILE;
+        in.do_while = tok_is(&tk, "do");
+        if (in.do_while) {
+            ok = parse_block(p, &in.body);
+            if (ok && !tok_is(&p->tok, "while")) {
+                ERR("expected 'while CONDITION' after the body of 'do { ... }'");
+                ok = false;
+            } else if (ok) {
+                advance(p);
+            }
+            ok = ok && (in.val = parse_expr(p)) != NULL;
+        } else {
+            ok = (in.val = parse_expr(p)) != NULL;
+        }
+        if (ok && tok_is(&p->tok, "bound")) {
+            advance(p);
+            ok = (in.val2 = parse_expr(p)) != NULL;
+        }
+        if (ok && !in.do_while)
+            ok = parse_block(p, &in.body);
     } else if (tok_is(&tk, "if")) {
         advance(p);
         in.kind = I_IF;
@@ -810,13 +834,35 @@ static bool parse_stmt(parser *p, block *b)
                 ok = parse_block(p, &in.els);
             }
         }
-    } else if (tok_is(&tk, "barrier") || tok_is(&tk, "bar.sync") || tok_is(&tk, "__syncthreads")) {
+    } else if (tok_is(&tk, "barrier") || tok_is(&tk, "bar.sync") || tok_is(&tk, "__syncthreads") ||
+               tok_is(&tk, "bar.arrive")) {
+        /* barrier | bar.sync [ID [, COUNT]] | bar.arrive ID, COUNT: PTX's named barriers.
+         * Threads of the workgroup that use barrier ID take part; with COUNT, once COUNT of
+         * them arrive, at least COUNT synchronize and all pass (Dat3M's quorum). */
         advance(p);
         in.kind = I_BARRIER;
+        in.bar_arrive = tok_is(&tk, "bar.arrive");
         ok = true;
         /* __syncthreads() as CUDA writes it */
         if (tok_is(&tk, "__syncthreads") && accept(p, T_LPAREN))
             ok = expect_tok(p, T_RPAREN, "after __syncthreads(");
+        bool more = ok && p->tok.line == tk.line && p->tok.kind != T_NEWLINE && p->tok.kind != T_SEMI &&
+                    p->tok.kind != T_RBRACE && p->tok.kind != T_EOF;
+        if (more && tok_is(&tk, "__syncthreads")) {
+            ERR("__syncthreads takes no operands; write bar.sync ID, COUNT for a named barrier");
+            ok = false;
+        } else if (more || in.bar_arrive) {
+            in.scope = SCOPE_WG;
+            ok = (in.bar_id = parse_expr(p)) != NULL;
+            if (ok && p->tok.kind == T_COMMA) {
+                advance(p);
+                ok = (in.bar_quorum = parse_expr(p)) != NULL;
+            }
+            if (ok && in.bar_arrive && !in.bar_quorum) {
+                ERR("bar.arrive needs a thread count: bar.arrive ID, COUNT");
+                ok = false;
+            }
+        }
     } else if (tok_is(&tk, "await")) {
         ok = parse_await(p, &in, -1);
     } else if (shmem_call_name(&tk) && peek(p)->kind == T_LPAREN) {

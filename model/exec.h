@@ -23,6 +23,9 @@ typedef struct {
     int bar;             /* barrier instance within its workgroup (per name, for named barriers) */
     bool bar_named;      /* a named barrier (bar.sync N, cbar N): matched by bar_key */
     int64_t bar_key;     /* the named barrier's identity */
+    int bar_quorum;      /* threads that must arrive before any passes (0: every participant) */
+    bool bar_nosync;     /* an arrival at a quorum barrier that does not synchronize (Dat3M's !sync(e)) */
+    scope_t bar_scope;   /* BA/BW: the execution scope whose instance takes part */
     const inst *src;     /* the instruction, for messages (NULL for IW) */
 } event;
 

@@ -1,14 +1,21 @@
 #include "model.h"
+#include "vulkan.h"
 
 #include <string.h>
 
 const model *const all_models[] = {&model_src11, &model_ptx, &model_sc, &model_vulkan, NULL};
+
+/* Variants that a name selects but `all` leaves out (they exist to compare with another tool). */
+static const model *const variant_models[] = {&model_vulkan_dat3m, NULL};
 
 const model *model_find(const char *name)
 {
     for (int i = 0; all_models[i]; i++)
         if (strcmp(all_models[i]->name, name) == 0)
             return all_models[i];
+    for (int i = 0; variant_models[i]; i++)
+        if (strcmp(variant_models[i]->name, name) == 0)
+            return variant_models[i];
     return NULL;
 }
 

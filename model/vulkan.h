@@ -21,5 +21,7 @@ typedef struct {
 void vulkan_eval(const base *b, bool chains, vulkan_facts *f, model_verdict *v);
 
 extern const model model_vulkan;
+/* Dat3M's vulkan.cat variant (from-read, line 150), found by name only. */
+extern const model model_vulkan_dat3m;
 
 #endif

@@ -14,6 +14,9 @@ static void check_candidate(explorer *e)
     const test *t = e->t;
     e->pr->candidates++;
     e->key++;
+    budget_after_candidate(e);
+    if (should_stop(e))
+        return;
     /* Final memory: the value of each cell's co-last write. */
     int64_t mem[4096 + 64];
     int last[4096 + 64];
@@ -32,7 +35,8 @@ static void check_candidate(explorer *e)
     }
     /* A hanging await must be reading the last value: a fair spin would
      * otherwise see the later write. */
-    char await_msg[512] = "";
+    char await_msg[512];
+    await_msg[0] = 0;
     for (int r = 0; r < e->nreads; r++) {
         int ev = e->read_ev[r];
         const event *R0 = &x->ev[ev];
@@ -57,7 +61,8 @@ static void check_candidate(explorer *e)
         snprintf(e->hang_msg, sizeof e->hang_msg, "%s", await_msg);
     /* co: initial write first, then the chosen order per cell. */
     rel_begin(x->n);
-    memset(&x->co, 0, sizeof x->co);
+    /* Only the rows in use: a whole relation is 8 KB, most executions small. */
+    memset(x->co.row, 0, (size_t)x->n * sizeof x->co.row[0]);
     for (int k = 0; k < e->ncells_w; k++) {
         int c = e->wcell[k];
         int iw = e->iw_of_cell[c];
@@ -78,19 +83,13 @@ static void check_candidate(explorer *e)
             record_candidate(e, pm, &v, mem);
         rel_release(mark);
     }
-    shared *sh = e->sh;
-    if (e->o->progress && e->worker == 0 && (e->pr->candidates & 1023) == 0 && elapsed(&sh->start) > 1.0) {
-        fprintf(stderr, "\rmemsim: %s: part %d of %d, %ld candidate executions, %.1f s   ", t->name, e->part + 1,
-                sh->nparts, e->pr->candidates, elapsed(&sh->start));
-        sh->printed_progress = true;
-    }
 }
 
 /* Permutations of each cell's writes that keep each thread's writes in po
  * order and every order all the models force. */
 void enum_co(explorer *e, int k, int i, bool *used)
 {
-    if (e->sh->failed)
+    if (should_stop(e))
         return;
     if (k == e->ncells_w) {
         check_candidate(e);

@@ -68,6 +68,7 @@ int build_combination(explorer *e)
     e->hang_msg[0] = 0;
     e->error_at = NULL;
     e->error = NULL;
+    e->cut_at = NULL;
     for (int th = 0; th < e->nthreads; th++) {
         if (!e->active[th])
             continue;
@@ -75,6 +76,11 @@ int build_combination(explorer *e)
         e->nev_of[th] = p->nev;
         if (p->hung)
             e->hang = true;
+        if (p->cut_at && !e->cut_at) {
+            e->cut_at = p->cut_at;
+            e->cut_bound = p->cut_bound;
+            e->cut_thread = th;
+        }
         if (p->error_at && !e->error_at) {
             e->error_at = p->error_at;
             e->error = p->error;
@@ -131,12 +137,50 @@ int build_combination(explorer *e)
             const pevent *ba = &p->ev[k];
             if (ba->kind != EV_BA || !ba->bar_named || p->ev[k + 1].kind != EV_BW)
                 continue;
+            if (ba->bar_quorum > 0) {
+                /* Dat3M's quorum (ProgramEncoder.encodeNamedBarrierCfQuorum): if at least q
+                 * threads reach the barrier, at least q of them synchronize and all pass;
+                 * with fewer, none passes.  Which arrivals synchronize is each path's choice:
+                 * a combination with too few synchronizing ones is no execution. */
+                int arrived = 0, syncing = 0;
+                for (int u = 0; u < e->nthreads; u++) {
+                    if (!e->active[u])
+                        continue;
+                    const thread *U2 = &t->threads[u];
+                    if (u != th && !same_bar_domain(ba->bar_scope, T->gpu, T->wg, T->wave, U2->gpu, U2->wg, U2->wave))
+                        continue;
+                    const tpath *q = &e->tp[u].v[e->choice[u]];
+                    for (int j = 0; j < q->nev; j++)
+                        if (q->ev[j].kind == EV_BA && q->ev[j].bar_named && q->ev[j].bar_key == ba->bar_key &&
+                            q->ev[j].bar == ba->bar) {
+                            arrived++;
+                            syncing += !q->ev[j].bar_nosync;
+                            break;
+                        }
+                }
+                if (arrived >= ba->bar_quorum && syncing < ba->bar_quorum)
+                    return 1;
+                if (arrived >= ba->bar_quorum)
+                    continue;
+                if (syncing < arrived)
+                    return 1; /* the same hang, met once: every arrival counts as synchronizing */
+                e->nev_of[th] = k + 1;
+                e->hang = true;
+                if (!e->hang_msg[0]) {
+                    char where[256];
+                    snprintf(e->hang_msg, sizeof e->hang_msg,
+                             "%s: thread %s waits forever at this barrier: it needs %d threads and only %d of "
+                             "its CTA reach it",
+                             test_pos_name(t, ba->src->pos, where, sizeof where), T->name, ba->bar_quorum, arrived);
+                }
+                break;
+            }
             int who = -1;
             for (int u = 0; u < e->nthreads && who < 0; u++) {
                 if (!e->active[u])
                     continue;
                 const thread *U2 = &t->threads[u];
-                if (u == th || !same_bar_domain(ba->scope, T->gpu, T->wg, T->wave, U2->gpu, U2->wg, U2->wave))
+                if (u == th || !same_bar_domain(ba->bar_scope, T->gpu, T->wg, T->wave, U2->gpu, U2->wg, U2->wave))
                     continue;
                 const tpath *q = &e->tp[u].v[e->choice[u]];
                 int cnt = 0;
@@ -214,6 +258,9 @@ int build_combination(explorer *e)
             ev->bar = pe->bar;
             ev->bar_named = pe->bar_named;
             ev->bar_key = pe->bar_key;
+            ev->bar_quorum = pe->bar_quorum;
+            ev->bar_nosync = pe->bar_nosync;
+            ev->bar_scope = pe->bar_scope;
             ev->src = pe->src;
         }
         n += e->nev_of[th];
@@ -275,8 +322,8 @@ int build_combination(explorer *e)
             if (a->kind == EV_IW || (a->kernel >= 0 && b->kernel >= 0 && before[a->kernel][b->kernel]))
                 rel_add(&x->kb, i, j);
             /* Barrier instance k: every arrive before every peer's wait. */
-            if (a->kind == EV_BA && b->kind == EV_BW && a->thread != b->thread &&
-                (a->bar_named ? same_bar_domain(a->scope, a->gpu, a->wg, a->wave, b->gpu, b->wg, b->wave)
+            if (a->kind == EV_BA && b->kind == EV_BW && a->thread != b->thread && !a->bar_nosync &&
+                (a->bar_named ? same_bar_domain(a->bar_scope, a->gpu, a->wg, a->wave, b->gpu, b->wg, b->wave)
                               : a->gpu == b->gpu && a->wg == b->wg) &&
                 a->bar == b->bar && a->bar_named == b->bar_named && a->bar_key == b->bar_key)
                 rel_add(&x->bar, i, j);

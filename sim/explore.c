@@ -72,6 +72,12 @@ int explore_once(const test *t, const explore_opts *o, explore_result *res)
         rc = symexec_thread(t, th, &sh->tp[th], res->err, sizeof res->err);
     if (rc == 0)
         pathfilter(t, sh->tp);
+    /* A path that ends in an error outranks a race: --first's default for
+     * race expectations must then see every execution. */
+    for (int th = 0; th < t->nthreads && rc == 0; th++)
+        for (int p = 0; p < sh->tp[th].n; p++)
+            if (sh->tp[th].v[p].error_at || sh->tp[th].v[p].warn_at)
+                sh->error_paths = true;
     if (rc == 0) {
         split_parts(sh);
         res->nparts = sh->nparts;
@@ -91,6 +97,9 @@ int explore_once(const test *t, const explore_opts *o, explore_result *res)
             for (int w = 0; w < n; w++)
                 pthread_join(tids[w], NULL);
         }
+        for (int p = 0; p < sh->nparts; p++)
+            if (sh->stop_part[p])
+                res->stopped_first = true;
         if (sh->failed) {
             snprintf(res->err, sizeof res->err, "%s", sh->err);
             rc = -1;

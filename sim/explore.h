@@ -11,11 +11,26 @@
 
 enum { MAX_MODELS = 8 };
 
+/* When the search may stop before it has seen every execution. */
+typedef enum {
+    FIRST_NEVER = 0,        /* every execution: full outcome tables */
+    FIRST_ALWAYS,           /* --first: once every model has a counterexample
+                             * (a race where races are undefined, a hang, an
+                             * error, or an execution showing the condition) */
+    FIRST_IF_RACE,          /* the expectations ask for a race under models
+                             * where races are undefined: the first race
+                             * decides, unless some thread path can end in an
+                             * error (then every execution is explored) */
+} first_mode;
+
 typedef struct {
     const model *models[MAX_MODELS];
     int nmodels;
     bool progress;          /* a progress line on stderr after a second */
     int jobs;               /* worker threads (0 or 1: one) */
+    first_mode first;
+    long max_executions;    /* candidate executions checked, 0: no limit */
+    long max_memory_mb;     /* resident memory, 0: no limit */
 } explore_opts;
 
 /* What the final state shows: registers and cells of the condition, or every
@@ -51,6 +66,8 @@ typedef struct {
     model_verdict witness_v;
     int witness_rank;       /* how interesting the stored witness is */
     char hang_msg[512];     /* the first hang, in the user's terms */
+    long cuts;              /* consistent executions cut at a loop's unrolling bound (not in outs) */
+    char cut_msg[512];      /* the first cut, in the user's terms */
     char error_msg[512];
 } model_result;
 
@@ -62,6 +79,8 @@ typedef struct {
     long nodes;             /* partial executions the search visited */
     double seconds;
     int nparts;             /* independent parts the test split into */
+    bool stopped_first;     /* the search stopped at the first counterexample:
+                             * states and counts are those found until then */
     int nmodels;
     model_result mr[MAX_MODELS];
     char err[1024];

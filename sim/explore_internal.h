@@ -14,9 +14,13 @@ enum { MAX_THREADS = 64, MAX_SHOW = 256, MAX_EXAMPLES = 64, MAX_COMBINED = 1 << 
 
 /* What one part produced under one model. */
 typedef struct {
-    long consistent, hangs, errors;
+    long consistent, hangs, errors, cuts;
     outcome *outs;          /* vals over the part's show items; cond unused */
     int nouts, capouts;
+    int *hash;              /* open addressing over outs (index + 1, 0 empty): a
+                             * test with 2^16 final states must not search them
+                             * one by one per candidate; NULL: to be rebuilt */
+    int hashcap;
     execution **example;    /* one execution per outcome (the first MAX_EXAMPLES) */
     long *example_key;
     race_report *races;
@@ -25,8 +29,8 @@ typedef struct {
     model_verdict witness_v;
     int witness_rank;
     long witness_key;
-    char hang_msg[512], error_msg[512];
-    long hang_key, error_key;
+    char hang_msg[512], error_msg[512], cut_msg[512];
+    long hang_key, error_key, cut_key;
 } part_model;
 
 typedef struct {
@@ -53,6 +57,13 @@ typedef struct {
     long next_unit[MAX_THREADS];    /* per part: the next unit a worker may claim */
     pthread_mutex_t lock;
     bool printed_progress;
+    /* Stopping early (budget.c). */
+    volatile int stop_part[MAX_THREADS];  /* this part has what --first needs */
+    volatile int found[MAX_MODELS];       /* the model has its counterexample */
+    volatile int found_all;
+    bool error_paths;                     /* some thread path ends in an error */
+    long total_candidates;                /* over all workers and parts */
+    double last_progress;
 } shared;
 
 typedef struct {
@@ -69,6 +80,8 @@ typedef struct {
     int split;               /* depth of the units */
     long key;                /* (unit, candidate within it): deterministic choices */
     long nodes;              /* search nodes visited */
+    long combo;              /* combinations of thread paths started in this part */
+    int at[REL_MAX];         /* the source tried per decided read (progress estimate) */
     /* the current combination */
     execution *x;
     int nthreads;
@@ -86,6 +99,8 @@ typedef struct {
     int iw_of_cell[4096 + 64];
     bool hang;
     char hang_msg[512];
+    const inst *cut_at;      /* a thread's path was cut at a loop bound */
+    int cut_bound, cut_thread;
     const inst *error_at;
     const char *error;
     int error_thread;
@@ -125,6 +140,8 @@ bool worth_exploring(explorer *e, int decided);
 void enum_rf(explorer *e, int r);
 
 /* combination.c: the execution skeleton of one combination of thread paths. */
+/* 0, or -1: too many events, or 1: not an execution (a quorum barrier with too few
+ * synchronizing arrivals). */
 int build_combination(explorer *e);
 
 /* workers.c: one worker over every part; claiming units of the search. */
@@ -135,6 +152,14 @@ typedef struct {
 } worker_arg;
 void *worker_main(void *arg);
 bool claim_unit(explorer *e);
+
+/* budget.c: whether to stop (failure, budget, first counterexample), the
+ * progress line, and the check of a recorded candidate for --first. */
+static inline bool should_stop(const explorer *e) { return e->sh->failed || e->sh->stop_part[e->part]; }
+void budget_after_candidate(explorer *e);
+void budget_after_node(explorer *e);
+void budget_after_record(explorer *e, int m, const model_verdict *v, const int64_t *vals);
+void budget_fail(shared *sh, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* parts.c: independent parts of the test. */
 void split_parts(shared *sh);

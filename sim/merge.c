@@ -21,6 +21,7 @@ void part_model_free(part_model *pm)
     free(pm->example_key);
     free(pm->races);
     free(pm->witness);
+    free(pm->hash);
     memset(pm, 0, sizeof *pm);
 }
 
@@ -30,6 +31,11 @@ void merge_part_model(part_model *dst, part_model *src, int ns)
     dst->consistent += src->consistent;
     dst->hangs += src->hangs;
     dst->errors += src->errors;
+    dst->cuts += src->cuts;
+    if (src->cut_msg[0] && (!dst->cut_msg[0] || src->cut_key < dst->cut_key)) {
+        memcpy(dst->cut_msg, src->cut_msg, sizeof dst->cut_msg);
+        dst->cut_key = src->cut_key;
+    }
     if (src->hang_msg[0] && (!dst->hang_msg[0] || src->hang_key < dst->hang_key)) {
         memcpy(dst->hang_msg, src->hang_msg, sizeof dst->hang_msg);
         dst->hang_key = src->hang_key;
@@ -91,6 +97,10 @@ static int cmp_race_key(const void *a, const void *b)
  * not depend on the order workers found them in. */
 void sort_part(part_model *pm, int ns)
 {
+    /* The outcomes move: the hash table is rebuilt if anything is added. */
+    free(pm->hash);
+    pm->hash = NULL;
+    pm->hashcap = 0;
     if (pm->nraces > 1)
         qsort(pm->races, (size_t)pm->nraces, sizeof *pm->races, cmp_race_key);
     size_t n = pm->nouts > 0 ? (size_t)pm->nouts : 0;
@@ -182,6 +192,9 @@ int combine_parts(shared *sh, int m)
     for (int p = 0; p < sh->nparts; p++) {
         part_model *q = pm[p];
         mr->hangs += q->hangs ? 1 : 0;
+        mr->cuts += q->cuts;
+        if (q->cut_msg[0] && !mr->cut_msg[0])
+            memcpy(mr->cut_msg, q->cut_msg, sizeof mr->cut_msg);
         if (q->hang_msg[0] && !mr->hang_msg[0])
             memcpy(mr->hang_msg, q->hang_msg, sizeof mr->hang_msg);
         if (q->error_msg[0] && !mr->error_msg[0])

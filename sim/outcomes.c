@@ -76,13 +76,51 @@ static int witness_rank(const model_verdict *v, bool hang)
     return 1;
 }
 
+static unsigned outcome_hash(const int64_t *vals, int ns, bool hang, bool error)
+{
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)(hang * 2 + error);
+    for (int i = 0; i < ns; i++) {
+        h ^= (uint64_t)vals[i];
+        h *= 1099511628211ull;
+        h ^= h >> 29;
+    }
+    return (unsigned)(h ^ (h >> 32));
+}
+
+static void hash_insert(part_model *pm, int k, int ns)
+{
+    const outcome *o = &pm->outs[k];
+    unsigned m = (unsigned)pm->hashcap - 1, i = outcome_hash(o->vals, ns, o->hang, o->error) & m;
+    while (pm->hash[i])
+        i = (i + 1) & m;
+    pm->hash[i] = k + 1;
+}
+
+/* Keeps the table at most half full, rebuilding it when it grows or after
+ * sort_part reordered the outcomes. */
+static void hash_reserve(part_model *pm, int ns)
+{
+    if (pm->hash && 2 * (pm->nouts + 1) <= pm->hashcap)
+        return;
+    int cap = pm->hashcap ? pm->hashcap : 16;
+    while (2 * (pm->nouts + 1) > cap)
+        cap *= 2;
+    free(pm->hash);
+    pm->hash = calloc((size_t)cap, sizeof *pm->hash);
+    pm->hashcap = cap;
+    for (int k = 0; k < pm->nouts; k++)
+        hash_insert(pm, k, ns);
+}
+
 /* The outcome with these values, appended (count 0, no example) if new. */
 int outcome_slot(part_model *pm, const int64_t *vals, int ns, bool hang, bool error, long key)
 {
-    for (int k = 0; k < pm->nouts; k++) {
-        const outcome *o = &pm->outs[k];
+    hash_reserve(pm, ns);
+    unsigned m = (unsigned)pm->hashcap - 1;
+    for (unsigned i = outcome_hash(vals, ns, hang, error) & m; pm->hash[i]; i = (i + 1) & m) {
+        const outcome *o = &pm->outs[pm->hash[i] - 1];
         if (o->hang == hang && o->error == error && memcmp(o->vals, vals, (size_t)ns * sizeof *vals) == 0)
-            return k;
+            return pm->hash[i] - 1;
     }
     if (pm->nouts == pm->capouts) {
         pm->capouts = pm->capouts ? pm->capouts * 2 : 8;
@@ -98,6 +136,7 @@ int outcome_slot(part_model *pm, const int64_t *vals, int ns, bool hang, bool er
     o->error = error;
     pm->example[pm->nouts] = NULL;
     pm->example_key[pm->nouts] = key;
+    hash_insert(pm, pm->nouts, ns);
     return pm->nouts++;
 }
 
@@ -133,6 +172,20 @@ void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const
 {
     const test *t = e->t;
     const shared *sh = e->sh;
+    if (e->cut_at) {
+        /* An execution cut at a loop's bound is a prefix, not an execution:
+         * it is counted and reported, and it shows no final state. */
+        pm->cuts++;
+        if (!pm->cut_msg[0] || e->key < pm->cut_key) {
+            char where[256];
+            snprintf(pm->cut_msg, sizeof pm->cut_msg,
+                     "%s: thread %s: the loop reached its unrolling bound (%d iterations) with its condition "
+                     "still true; executions that go on were cut (raise the bound: --loop-bound N, or `bound N` on the loop)",
+                     test_pos_name(t, e->cut_at->pos, where, sizeof where), t->threads[e->cut_thread].name, e->cut_bound);
+            pm->cut_key = e->key;
+        }
+        return;
+    }
     pm->consistent++;
     if (e->hang) {
         pm->hangs++;
@@ -189,4 +242,5 @@ void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const
         pm->witness_rank = rank;
         pm->witness_key = e->key;
     }
+    budget_after_record(e, (int)(pm - e->pr->pm), v, vals);
 }

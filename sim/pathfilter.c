@@ -87,7 +87,7 @@ static bool runs_to_end(const env *E, int th)
             continue;
         for (int i = 0; i < E->tp[u].n; i++) {
             const tpath *p = &E->tp[u].v[i];
-            if (p->hung || p->error_at)
+            if (p->hung || p->error_at || p->cut_at)
                 return false;
             if (nbar < 0)
                 nbar = p->nbar;

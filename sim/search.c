@@ -174,6 +174,7 @@ static bool reads_coherent_along_po(const explorer *e, int decided)
 bool worth_exploring(explorer *e, int decided)
 {
     e->nodes++;
+    budget_after_node(e);
     execution *x = e->x;
     rel_begin(x->n);
     /* Every model here forbids rf | dep cycles (thin air); values along such
@@ -188,7 +189,7 @@ bool worth_exploring(explorer *e, int decided)
         return false;
     if (!e->prune) {
         if (decided == e->nreads)
-            memset(&e->forced, 0, sizeof e->forced);
+            memset(e->forced.row, 0, (size_t)x->n * sizeof e->forced.row[0]);
         return true;
     }
     base b = e->sbase;
@@ -240,7 +241,7 @@ bool worth_exploring(explorer *e, int decided)
                     rel_add(forced, w, w2);
             }
         }
-        e->forced = *forced;
+        memcpy(e->forced.row, forced->row, (size_t)x->n * sizeof forced->row[0]);
     }
     return !all_violate;
 }
@@ -248,7 +249,7 @@ bool worth_exploring(explorer *e, int decided)
 void enum_rf(explorer *e, int r)
 {
     execution *x = e->x;
-    if (e->sh->failed)
+    if (should_stop(e))
         return;
     if (r == e->split && !claim_unit(e))
         return;
@@ -260,6 +261,7 @@ void enum_rf(explorer *e, int r)
     int ev = e->read_ev[r];
     for (int i = 0; i < e->ncand[r]; i++) {
         int w = e->cand[r][i];
+        e->at[r] = i;
         e->rf_of[ev] = w;
         rel_add(&x->rf, w, ev);
         if (worth_exploring(e, r + 1))

@@ -589,7 +589,7 @@ static int64_t bar_key_of(int64_t id, bool has_count, int64_t count)
     return (int64_t)(((uint64_t)id << 32) ^ (has_count ? (uint64_t)(uint32_t)count : 0xffffffffull));
 }
 
-static void emit_named_barrier(pstate *s, const inst *in, int64_t key)
+static void emit_named_barrier_as(pstate *s, const inst *in, int64_t key, int quorum, bool nosync)
 {
     int n = 0; /* instances are counted per name */
     for (int k = 0; k < s->nev; k++)
@@ -599,19 +599,47 @@ static void emit_named_barrier(pstate *s, const inst *in, int64_t key)
     a->bar_named = true;
     a->bar_key = key;
     a->bar = n;
+    a->bar_quorum = quorum;
+    a->bar_nosync = nosync;
+    a->bar_scope = in->bar_scope ? in->bar_scope : in->scope;
     if (in->bar_arrive)
         return;
     pevent *w = add_event(s, EV_BW, in);
     w->bar_named = true;
     w->bar_key = key;
     w->bar = n;
+    w->bar_quorum = quorum;
+    w->bar_scope = a->bar_scope;
+}
+
+/* A barrier with a quorum q (Dat3M's NamedBarrier, encodeNamedBarrierCfQuorum in
+ * ProgramEncoder.java): some q or more of the threads that reach it synchronize
+ * (sync(e)), and then all that reach it pass.  Which ones synchronize is a
+ * choice: this thread's path forks into a synchronizing and a
+ * non-synchronizing arrival, and the explorer keeps the combinations where
+ * enough synchronize. */
+static void emit_named_barrier(sx *x, pstate *s, const inst *in, int64_t key)
+{
+    int64_t q = 0;
+    if (in->bar_quorum) {
+        if (!known(x, s, in->bar_quorum, "a barrier's thread count", &q))
+            return;
+        if (q < 1 || q > 4096) {
+            set_expr_error(s, fmt("a barrier's thread count must be 1 to 4096 (it is %lld)", (long long)q));
+            return;
+        }
+        pstate *f = state_copy(x, s);
+        emit_named_barrier_as(f, in, key, (int)q, true);
+        push_work(x, f);
+    }
+    emit_named_barrier_as(s, in, key, (int)q, false);
 }
 
 static void const_barrier_keys(const block *b, int64_t *keys, int *nkeys, int cap)
 {
     for (int i = 0; i < b->n; i++) {
         const inst *in = &b->v[i];
-        if (in->kind == I_IF) {
+        if (in->body.n || in->els.n) {
             const_barrier_keys(&in->body, keys, nkeys, cap);
             const_barrier_keys(&in->els, keys, nkeys, cap);
         }
@@ -634,7 +662,7 @@ static void named_barrier(sx *x, pstate *s, const inst *in)
     int id = eval_expr(x, s, in->bar_id);
     int cnt = in->bar_count ? eval_expr(x, s, in->bar_count) : -1;
     if (is_const(x, id) && (cnt < 0 || is_const(x, cnt))) {
-        emit_named_barrier(s, in, bar_key_of(const_of(x, id), cnt >= 0, cnt >= 0 ? const_of(x, cnt) : 0));
+        emit_named_barrier(x, s, in, bar_key_of(const_of(x, id), cnt >= 0, cnt >= 0 ? const_of(x, cnt) : 0));
         return;
     }
     int64_t keys[64];
@@ -651,12 +679,12 @@ static void named_barrier(sx *x, pstate *s, const inst *in)
             match = mk_bin(x, BIN_LAND, match, mk_bin(x, BIN_EQ, cnt, mk_const(x, (int64_t)(uint32_t)keys[k])));
         pstate *f = state_copy(x, s);
         add_cons(f, match);
-        emit_named_barrier(f, in, keys[k]);
+        emit_named_barrier(x, f, in, keys[k]);
         push_work(x, f);
         none = mk_bin(x, BIN_LAND, none, mk_un(x, EX_NOT, match));
     }
     add_cons(s, none);
-    emit_named_barrier(s, in, INT64_MIN + ((int64_t)x->tid << 24) + s->nev);
+    emit_named_barrier(x, s, in, INT64_MIN + ((int64_t)x->tid << 24) + s->nev);
 }
 
 static void step_inner(sx *x, pstate *s, const inst *in);
@@ -744,6 +772,27 @@ static void step_inner(sx *x, pstate *s, const inst *in)
             s->stack[s->depth++] = (frame){.b = &in->body, .loop = in, .cur = from, .to = to, .step = stepv, .iterations = 1};
         else
             s->regs[in->dst] = mk_const(x, from + ((to - from + stepv - 1) / stepv - 1) * stepv);
+        return;
+    }
+    case I_WHILE: {
+        int64_t bound = x->t->loop_bound > 0 ? x->t->loop_bound : LOOP_BOUND_DEFAULT;
+        if (in->val2 && !known(x, s, in->val2, "a loop's unrolling bound", &bound))
+            return;
+        if (bound < 1 || bound > LOOP_BOUND_MAX) {
+            set_expr_error(s, fmt("a loop's unrolling bound must be 1 to %d (it is %lld)", LOOP_BOUND_MAX, (long long)bound));
+            return;
+        }
+        if (s->depth == MAX_DEPTH) {
+            fail(x, in, "%s", "blocks nested too deeply");
+            return;
+        }
+        s->stack[s->depth++] = (frame){.b = &in->body, .loop = in, .to = bound, .iterations = 1};
+        /* A while loop tests its condition first: as at the end of an
+         * iteration, with none run yet. */
+        if (!in->do_while) {
+            s->stack[s->depth - 1].iterations = 0;
+            s->stack[s->depth - 1].i = in->body.n;
+        }
         return;
     }
     case I_ASSIGN:
@@ -922,11 +971,59 @@ static void step_inner(sx *x, pstate *s, const inst *in)
     s->ev[ridx].partner = s->nev - 1;
 }
 
+/* The end of a while loop's iteration (or its entry): the condition decides;
+ * a condition that depends on reads forks a path that leaves the loop.  True
+ * when the body runs again; false when the loop is left or the path ended
+ * (cut at the bound: s->done). */
+static bool while_again(sx *x, pstate *s, frame *f)
+{
+    const inst *in = f->loop;
+    int c = eval_expr(x, s, in->val);
+    if (s->expr_error) {
+        finish_path(x, s, false, in, NULL);
+        return false;
+    }
+    if (is_const(x, c)) {
+        if (!const_of(x, c))
+            return false;
+    } else {
+        pstate *out = state_copy(x, s);
+        add_cons(out, mk_un(x, EX_NOT, c));
+        out->ctrl |= deps_of(x, c);
+        out->depth--;
+        push_work(x, out);
+        add_cons(s, c);
+        s->ctrl |= deps_of(x, c);
+    }
+    if (f->iterations >= f->to) {
+        /* The bound is reached and the condition holds: the execution is
+         * cut here, and reported as cut. */
+        finish_path(x, s, false, NULL, NULL);
+        thread_paths *tp = x->out;
+        if (!x->failed && tp->n > 0) {
+            tp->v[tp->n - 1].cut_at = in;
+            tp->v[tp->n - 1].cut_bound = (int)f->to;
+        }
+        return false;
+    }
+    f->iterations++;
+    f->i = 0;
+    return true;
+}
+
 static void run(sx *x, pstate *s)
 {
     while (!x->failed) {
         while (s->depth > 0 && s->stack[s->depth - 1].i >= s->stack[s->depth - 1].b->n) {
             frame *f = &s->stack[s->depth - 1];
+            if (f->loop && f->loop->kind == I_WHILE) {
+                if (while_again(x, s, f))
+                    break;
+                if (s->done)
+                    return;
+                s->depth--;
+                continue;
+            }
             if (f->loop && f->cur + f->step < f->to) {
                 if (++f->iterations > MAX_LOOP_ITERATIONS) {
                     fail(x, f->loop, "%s", "a loop runs more than 100000 iterations");

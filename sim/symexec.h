@@ -36,6 +36,9 @@ typedef struct {
     int bar;             /* BA/BW: which barrier of the thread (per name, for named barriers) */
     bool bar_named;      /* BA/BW: a named barrier, matched across threads by bar_key */
     int64_t bar_key;
+    int bar_quorum;      /* BA/BW: threads that must arrive (Dat3M's quorum), 0: every participant */
+    bool bar_nosync;     /* BA: a quorum barrier's arrival that is not among the synchronizing ones */
+    scope_t bar_scope;   /* BA/BW: the execution scope whose instance takes part */
     const inst *src;
 } pevent;
 
@@ -48,6 +51,8 @@ typedef struct {
     int nreads;
     int nbar;
     bool hung;           /* stopped in an await that never succeeds */
+    const inst *cut_at;  /* stopped at a while loop's unrolling bound (its condition still held) */
+    int cut_bound;       /*   after this many iterations */
     const inst *error_at;   /* stopped by a run-time error (index, pointer) */
     char *error;
     const inst *warn_at;    /* went on after a problem: a translated address */

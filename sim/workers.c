@@ -4,7 +4,6 @@
 #include "explore_internal.h"
 
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,20 +17,22 @@ static void explore_part(explorer *e)
         e->active[th] = sh->part_of[th] == e->part;
         e->choice[th] = 0;
     }
+    e->combo = 0;
     for (;;) {
-        if (build_combination(e) < 0) {
-            pthread_mutex_lock(&sh->lock);
-            if (!sh->failed)
-                snprintf(sh->err, sizeof sh->err,
-                         "%s: error: an execution has more than %d events: too large to explore", t->file, REL_MAX);
-            sh->failed = 1;
-            pthread_mutex_unlock(&sh->lock);
+        e->combo++;
+        int built = build_combination(e);
+        if (built < 0) {
+            budget_fail(sh, "%s: error: an execution has more than %d events: too large to explore", t->file, REL_MAX);
             return;
         }
-        rel_begin(e->x->n);
-        base_compute_static(&e->sbase, e->x, e->base_storage);
+        if (built == 0) {
+            rel_begin(e->x->n);
+            base_compute_static(&e->sbase, e->x, e->base_storage);
+        }
         e->split = e->nreads < 3 ? e->nreads : 3;
-        if (e->split == 0 && !worth_exploring(e, 0))
+        if (built > 0)
+            e->split = -1; /* not an execution: a quorum barrier with too few synchronizing arrivals */
+        else if (e->split == 0 && !worth_exploring(e, 0))
             e->split = -1; /* nothing to claim: the combination is impossible */
         if (e->split >= 0)
             enum_rf(e, 0);
@@ -42,7 +43,7 @@ static void explore_part(explorer *e)
                 e->choice[th] = 0;
             th++;
         }
-        if (th == t->nthreads || sh->failed)
+        if (th == t->nthreads || should_stop(e))
             break;
     }
 }

@@ -61,6 +61,9 @@
   notable.addEventListener('change', applyFilter);
   var q = /[?#&]filter=([^&]*)/.exec(location.hash + location.search);
   if (q) filter.value = decodeURIComponent(q[1]);
+  if (/[?#&]notable=1/.test(location.hash + location.search)) notable.checked = true;
   applyFilter();
+  /* Milliseconds from navigation to a usable page (bench/report.sh reads it). */
+  document.body.setAttribute('data-report-ms', String(Math.round(performance.now())));
   document.body.setAttribute('data-report-ready', String(rows.length));
 })();

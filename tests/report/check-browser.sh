@@ -3,7 +3,7 @@
 # `chromium`): the page's script must finish (it marks <body
 # data-report-ready="ROWS">) without an error (data-report-error), the table,
 # histograms and graphs must be in the rendered DOM, the filter must work
-# (?filter=kernel leaves the 3 kernels), and the screenshot must not be blank.
+# (?filter=kernel leaves the 3 kernels of 10 tests), and the screenshot must not be blank.
 # usage: check-browser.sh MEMSIM SOURCE_DIR [SCREENSHOT.png]
 set -u
 memsim=$1
@@ -26,11 +26,11 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$out/r/report.html?filter=kernel" >"$out/dom.html" 2>"$out/chromium.err"
 body=$(grep -o '<body[^>]*>' "$out/dom.html" | head -1)
 echo "rendered: $body"
-case "$body" in *'data-report-ready="9"'*) ;; *) fail "the page's script did not finish (body: $body)";; esac
+case "$body" in *'data-report-ready="10"'*) ;; *) fail "the page's script did not finish (body: $body)";; esac
 case "$body" in *data-report-error*) fail "script error: $body";; esac
-grep -q '3 of 9 tests shown' "$out/dom.html" || fail "the filter ?filter=kernel did not leave 3 of 9 tests"
-[ "$(grep -o '<tr id="row-[0-9]*" [^>]*class="[^"]*hidden' "$out/dom.html" | wc -l)" = 6 ] || fail "6 rows hidden by the filter"
-[ "$(grep -o '<svg class="hist"' "$out/dom.html" | wc -l)" = 8 ] || fail "8 histograms in the DOM"
+grep -q '3 of 10 tests shown' "$out/dom.html" || fail "the filter ?filter=kernel did not leave 3 of 10 tests"
+[ "$(grep -o '<tr id="row-[0-9]*" [^>]*class="[^"]*hidden' "$out/dom.html" | wc -l)" = 7 ] || fail "7 rows hidden by the filter"
+[ "$(grep -o '<svg class="hist"' "$out/dom.html" | wc -l)" = 10 ] || fail "10 histograms in the DOM"
 grep -q 'data:image/svg+xml;base64' "$out/dom.html" || fail "no execution graph in the DOM"
 
 timeout 120 "$browser" "${flags[@]}" --window-size=1600,1000 --screenshot="$out/shot.png" "file://$out/r/report.html" \

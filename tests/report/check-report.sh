@@ -32,13 +32,13 @@ check "no Graphviz error" sh -c "! grep -q 'Graphviz failed\|trouble in init_ran
 check "no external resources" sh -c "! grep -Eqi '(src|href)=\"(https?:)?//|@import|url\\((https?:)?//|<link ' '$html'"
 check "inline stylesheet and script" sh -c "grep -q '<style>' '$html' && grep -q 'data-report-ready' '$html'"
 
-# The table: 9 tests, one row each; 8 ran somewhere, each with a histogram.
-check "9 rows (got $(count "$html" '<tr id="row-'))" test "$(count "$html" '<tr id="row-')" = 9
-check "8 histograms (got $(count "$html" '<svg class="hist"'))" test "$(count "$html" '<svg class="hist"')" = 8
+# The table: 10 tests, one row each, all ran somewhere, each with a histogram.
+check "10 rows (got $(count "$html" '<tr id="row-'))" test "$(count "$html" '<tr id="row-')" = 10
+check "10 histograms (got $(count "$html" '<svg class="hist"'))" test "$(count "$html" '<svg class="hist"')" = 10
 check "95% intervals drawn" has "$html" 'class="ci"'
 check "a bound for outcomes not seen" has "$html" 'class="ci bound"'
 check "models side by side" sh -c "grep -q '>ptx<span class=\"dev\">model' '$html' && grep -q '>src11<span' '$html' && grep -q '>sc<span' '$html'"
-check "4 runs as columns" sh -c "grep -q '>R4 1x NVIDIA H100 80GB HBM3<span' '$html'"
+check "5 runs as columns, the most tests first" sh -c "grep -q '>R1 1x NVIDIA H100 80GB HBM3<span class=\"dev\">h100-sample<' '$html' && grep -q '>R5 1x NVIDIA H100 80GB HBM3<span class=\"dev\">sc-judged-sample<' '$html'"
 # Classes: the managed-memory atomicity failure is FORBIDDEN and seen; the
 # relaxed 2+2W's weak outcome contradicts sc; a racy test's outcomes are racy.
 check "FORBIDDEN seen count in red" has "$html" '<div class="o c-fs" title="FORBIDDEN, SEEN[^"]*">1711843</div>'
@@ -53,6 +53,12 @@ check "unknown class shown" sh -c "grep -q 'class=\"o c-unk\" title=\"bug shown 
 check "kernel fields shown" sh -c "grep -q 'out_of_heap_count' '$html' && grep -q 'gpus_folded' '$html' && grep -q 'heap_allocator' '$html'"
 check "bug tag" has "$html" 'tag bug">bug: missing barrier'
 check "error status" has "$html" 'translation left the symmetric heap'
+# hwrun's kernel fields (kernels-sim-sample.json: hwrun --backend sim, the real schema).
+check "bug count and time" has "$html" 'R3 bug seen 224 of 2304, first after 0.356 s (2 launches)'
+check "out-of-heap bucket, foreseen by the model's error verdict" has "$html" '<div class="o c-as" title="allowed, seen[^"]*">3072</div>'
+check "out-of-heap row" has "$html" '(out of heap)</div>'
+check "heap allocation shown" has "$html" 'host memory (simulator) on device 0'
+check "md bug count" has "$md" 'ok, bug seen 224 of 2304, first after 0.356 s (2 launches)'
 # Execution graphs: the weak outcomes' witnesses, and the forbidden state sc forbids, drawn under ptx.
 check "graphs embedded (got $(count "$html" 'data:image/svg+xml;base64'))" test "$(count "$html" 'data:image/svg+xml;base64')" -ge 4
 check "no model's state: no graph, said so" has "$html" 'no execution of any model reaches'
@@ -65,7 +71,7 @@ check "2-GPU reproduce keeps the device map" has "$html" "--devices 0,1 litmus/k
 
 # Markdown.
 check "md runs table" has "$md" '| R2 `h200x2-sample` | 2x NVIDIA H200 |'
-check "md forbidden list" has "$md" '^- `K1 message passing, post-fix, fine-grained heap` (litmus/kernels/k1_mp_fine.lit) on R3'
+check "md forbidden list" has "$md" '^- `K1 message passing, post-fix, fine-grained heap` (litmus/kernels/k1_mp_fine.lit) on R4'
 check "md sc contradicted" has "$md" '^- \*\*sc\*\*: `2+2W+rlx.agent (diff WG)`'
 check "md kernels" has "$md" '| `litmus/kernels/k1_mp_no_barrier.lit` | missing barrier'
 "$memsim" report --format md -o - tests/report/h100-sample.json >"$out/stdout.md" 2>/dev/null
