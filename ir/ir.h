@@ -92,7 +92,9 @@ typedef enum {
     I_BARRIER,  /* workgroup execution + memory barrier (__syncthreads) */
     I_ASSIGN,   /* dst = val */
     I_IF,       /* if val { body } else { els } */
-    I_AWAIT,    /* [dst =] await ld.ord.scope mem == want, or await atom.cas... == want */
+    I_AWAIT,    /* [dst =] await ld.ord.scope mem == want, or await atom.cas... == want;
+                   a ld await with val2: any of val2 consecutive cells from mem may satisfy
+                   it, and dst gets the first such index (SHMEM wait_until_any) */
     I_FOR,      /* for dst in val .. val2 step want { body } */
     I_WHILE,    /* while val { body } (do_while: do { body } while val), unrolled at most
                    `bound` times (val2: the loop's own bound, NULL: test.loop_bound);
