@@ -100,6 +100,19 @@ static uint64_t get_count(ctx *c, const cJSON *o, const char *where, const char 
     return (uint64_t)v;
 }
 
+/* Small integers (device indices, GPU counts): a number outside [lo, hi] is an error, not a cast. */
+static int get_int(ctx *c, const cJSON *o, const char *where, const char *key, int lo, int hi, int dflt)
+{
+    double v = get_num(c, o, where, key, false, dflt);
+    if (!(v >= lo && v <= hi) || v != floor(v)) {
+        char f[300];
+        field_name(f, sizeof f, where, key);
+        fail(c, f, "expected a whole number from %d to %d, found %g", lo, hi, v);
+        return dflt;
+    }
+    return (int)v;
+}
+
 static bool get_bool(ctx *c, const cJSON *o, const char *where, const char *key)
 {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -297,11 +310,11 @@ static void read_test(ctx *c, const cJSON *j, const char *where, hr_test *t)
         t->vmodel[t->nverd] = strdup(k->string ? k->string : "?");
         t->verdict[t->nverd++] = strdup(k->valuestring);
     }
-    t->ngpus = (int)get_count(c, j, where, "gpus", false);
+    t->ngpus = get_int(c, j, where, "gpus", 0, 1 << 20, 0);
     const cJSON *dm = get_kind(c, j, where, "device_map", false, true);
     for (const cJSON *d = dm ? dm->child : NULL; d && t->ndevmap < HR_MAX_DEVICES; d = d->next)
         if (cJSON_IsObject(d))
-            t->devmap[t->ndevmap++] = (int)get_num(c, d, where, "device", false, -1);
+            t->devmap[t->ndevmap++] = get_int(c, d, where, "device", -1, 1 << 20, -1);
     t->explore_seconds = get_num(c, j, where, "explore_seconds", false, 0);
     t->instances = get_count(c, j, where, "instances", false);
     t->launches = get_count(c, j, where, "launches", false);
@@ -466,7 +479,7 @@ int hr_parse(const char *path, const char *text, size_t len, hr_run *run, char *
             break;
         }
         hr_device *D = &run->dev[run->ndev++];
-        D->index = (int)get_num(&c, d, w, "index", false, i);
+        D->index = get_int(&c, d, w, "index", 0, 1 << 20, i);
         D->name = get_str(&c, d, w, "name", false);
         D->arch = get_str(&c, d, w, "arch", false);
         D->multiprocessors = (long long)get_num(&c, d, w, "multiprocessors", false, 0);

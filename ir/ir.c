@@ -223,22 +223,25 @@ void block_push(block *b, const inst *in)
     b->v[b->n++] = *in;
 }
 
+void inst_free(inst *in)
+{
+    expr_free(in->mem.index);
+    expr_free(in->mem.peer);
+    expr_free(in->mem.ptr);
+    expr_free(in->val);
+    expr_free(in->val2);
+    expr_free(in->want);
+    expr_free(in->bar_id);
+    expr_free(in->bar_count);
+    expr_free(in->bar_quorum);
+    block_free(&in->body);
+    block_free(&in->els);
+}
+
 void block_free(block *b)
 {
-    for (int i = 0; i < b->n; i++) {
-        inst *in = &b->v[i];
-        expr_free(in->mem.index);
-        expr_free(in->mem.peer);
-        expr_free(in->mem.ptr);
-        expr_free(in->val);
-        expr_free(in->val2);
-        expr_free(in->want);
-        expr_free(in->bar_id);
-        expr_free(in->bar_count);
-        expr_free(in->bar_quorum);
-        block_free(&in->body);
-        block_free(&in->els);
-    }
+    for (int i = 0; i < b->n; i++)
+        inst_free(&b->v[i]);
     free(b->v);
 }
 

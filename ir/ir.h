@@ -334,6 +334,8 @@ expr *expr_reg(int reg, srcpos pos);
 expr *expr_bin(binop_t op, expr *a, expr *b, srcpos pos);
 void expr_free(expr *e);
 void block_push(block *b, const inst *in);
+/* Frees what one instruction owns (its expressions and nested blocks), not the instruction itself. */
+void inst_free(inst *in);
 void block_free(block *b);
 void block_clone(block *dst, const block *src);
 expr *expr_clone(const expr *e);

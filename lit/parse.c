@@ -925,14 +925,7 @@ static bool parse_stmt(parser *p, block *b)
             ;
         return true;
     }
-    expr_free(in.val);
-    expr_free(in.val2);
-    expr_free(in.want);
-    expr_free(in.mem.index);
-    expr_free(in.mem.peer);
-    expr_free(in.mem.ptr);
-    block_free(&in.body);
-    block_free(&in.els);
+    inst_free(&in); /* what the failed statement had parsed */
     return false;
 }
 

@@ -36,12 +36,14 @@ static void add_hang(const test *t, const int *first_wg, explore_result *res, co
         if (!a->hangs || mr->hangs)
             continue;
         mr->hangs += a->hangs;
-        snprintf(mr->hang_msg, sizeof mr->hang_msg,
+        int len = snprintf(mr->hang_msg, sizeof mr->hang_msg,
                  "%s -- this happens when %s %s scheduled first and the other workgroups of %s start only "
                  "after %s, which a launch without a co-residency guarantee (launch normal) allows: launch "
                  "collectively (nvshmemx_collective_launch, a cooperative launch: `launch collective`)",
                  a->hang_msg, which, n > 1 ? "are" : "is", n > 1 ? "their kernels" : "its kernel",
                  n > 1 ? "they end" : "it ends");
+        if (len >= (int)sizeof mr->hang_msg) /* say that the advice was cut rather than end mid-word */
+            memcpy(mr->hang_msg + sizeof mr->hang_msg - 4, "...", 4);
     }
 }
 
