@@ -77,8 +77,6 @@ static void explain_put(const test *t, const execution *x, R after, diagnosis *d
                      call_of(t, W), line_of(W));
             continue;
         }
-        if (!same_thread && !rel_has(after, rw, o))
-            continue;
         if (same_thread && !rel_has(&x->po, rw, o))
             continue;
         /* The signal: the put's thread's next atomic on the waited cell. */
