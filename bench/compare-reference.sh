@@ -13,7 +13,8 @@
 #              recorded with -j 1, and -j N must give the same results)
 #   CORPUS=DIR the public corpora (default ../shared/corpus beside the
 #              repository; skipped with a message when absent)
-#   EXTRA=ARGS more memsim options for compare (e.g. EXTRA=--no-reduce)
+#   EXTRA=ARGS more memsim options for compare
+#   RECORDED_FROM=COMMIT the commit MEMSIM was built from, for DIR/RECORDED
 # Search effort (candidates, search nodes) is recorded in DIR/effort.tsv for
 # information and printed side by side by compare; it is not compared, since
 # reducing it is the point.  Exit status: 0 identical, 1 a difference, 2 setup.
@@ -100,7 +101,7 @@ if [ "$mode" = record ]; then
     cp "$tmp/effort.tsv" "$dir/effort.tsv"
     {
         echo "memsim: $("$memsim" --version)"
-        echo "commit: $(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
+        echo "commit: ${RECORDED_FROM:-$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)}"
         echo "cases: ${#cases[@]}"
     } >"$dir/RECORDED"
     echo "recorded ${#cases[@]} cases in $dir ($secs s)"

@@ -45,15 +45,17 @@ for r in "${rows[@]}"; do
     tf="$(mktemp)"
     # shellcheck disable=SC2086
     out="$( { /usr/bin/time -f '%e %U' -o "$tf" timeout "$limit" "$memsim" --json -q -j 1 $opts "$file" 2>/dev/null || true; } )"
-    read -r wall user <"$tf" || { wall=-; user=-; }
+    # time's last line holds the figures (a timeout adds a line before it)
+    read -r wall user < <(tail -n 1 "$tf") || { wall=-; user=-; }
     rm -f "$tf"
     verdict="$(jq -r '.tests[0].models[0].verdict // "timeout"' <<<"$out" 2>/dev/null || echo timeout)"
     cands="$(jq -r '.tests[0].candidates // "-"' <<<"$out" 2>/dev/null || echo -)"
     cons="$(jq -r '.tests[0].models[0].consistent // "-"' <<<"$out" 2>/dev/null || echo -)"
+    [ -z "$verdict" ] && verdict="timeout"
     [ "$(jq -r '.tests[0].stopped_first // false' <<<"$out" 2>/dev/null)" = true ] && verdict="$verdict (first)"
     met="-"
     if [ "$target" != "-" ]; then
-        if [ "$verdict" = timeout ]; then met="no (over ${limit} s)"
+        if [ "$verdict" = timeout ]; then met="no (stopped at ${limit} s wall)"
         elif awk -v a="$wall" -v b="$target" 'BEGIN{exit !(a<b)}'; then met="yes (< $target s)"
         elif awk -v a="$user" -v b="$target" 'BEGIN{exit !(a<b)}'; then met="CPU only (< $target s user)"
         else met="no (< $target s)"; fi

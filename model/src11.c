@@ -43,16 +43,19 @@ static void src11_check(const base *b, model_verdict *v)
         v->failed = "Atomicity";
         return;
     }
-    /* SC: acyclic(incl & psc), psc = psc_base | psc_F */
-    R po_nloc = D(po, b->sloc);
-    R scb = U(U3(po, S(S(po_nloc, hb), po_nloc), I(hb, b->sloc)), U(co, fr));
-    R sc_l = U(id(b->SC), S(id(b->FSC), opt(hb)));
-    R sc_r = U(id(b->SC), S(opt(hb), id(b->FSC)));
-    R psc_base = S(S(sc_l, scb), sc_r);
-    R psc_f = restr(b->FSC, U(hb, S(S(hb, eco), hb)), b->FSC);
-    if (!acyclic(I(incl, U(psc_base, psc_f)))) {
-        v->failed = "SC";
-        return;
+    /* SC: acyclic(incl & psc), psc = psc_base | psc_F; psc relates SC
+     * events only, so without any it is empty. */
+    if (!set_is_empty(b->SC)) {
+        R po_nloc = D(po, b->sloc);
+        R scb = U(U3(po, S(S(po_nloc, hb), po_nloc), I(hb, b->sloc)), U(co, fr));
+        R sc_l = U(id(b->SC), S(id(b->FSC), opt(hb)));
+        R sc_r = U(id(b->SC), S(opt(hb), id(b->FSC)));
+        R psc_base = S(S(sc_l, scb), sc_r);
+        R psc_f = restr(b->FSC, U(hb, S(S(hb, eco), hb)), b->FSC);
+        if (!acyclic(I(incl, U(psc_base, psc_f)))) {
+            v->failed = "SC";
+            return;
+        }
     }
     /* No-Thin-Air (GPU form): acyclic(rf | dep) */
     if (!acyclic(U(rf, b->dep))) {
@@ -64,21 +67,25 @@ static void src11_check(const base *b, model_verdict *v)
     /* Races: conflicting accesses unordered by hb where one is plain or the
      * scopes do not include each other; on coarse memory across GPUs, only
      * kernel boundaries order. */
-    R ordered = sym(hb);
-    R kbo = kernel_ordered(hb, b->kb);
+    R ordered = NULL, kbo = NULL; /* computed at the first pair that needs them */
     for (int i = 0; i < rel_n(); i++)
         for (int j = i + 1; j < rel_n(); j++) {
             if (!rel_has(b->conflict, i, j))
                 continue;
             if (rel_has(b->cxg, i, j)) {
+                kbo = kbo ? kbo : kernel_ordered(hb, b->kb);
                 if (!rel_has(kbo, i, j))
                     verdict_add_race(v, i, j, "coarse-grained memory accessed from two GPUs inside one kernel pair "
                                               "(only kernel boundaries make it coherent)");
                 continue;
             }
+            bool plain = set_has(b->PLAIN, i) || set_has(b->PLAIN, j);
+            if (!plain && rel_has(incl, i, j))
+                continue; /* atomics whose scopes include each other never race */
+            ordered = ordered ? ordered : sym(hb);
             if (rel_has(ordered, i, j))
                 continue;
-            if (set_has(b->PLAIN, i) || set_has(b->PLAIN, j))
+            if (plain)
                 verdict_add_race(v, i, j, "a plain (non-atomic) access, unordered by happens-before");
             else if (!rel_has(incl, i, j))
                 verdict_add_race(v, i, j, "the scopes do not include each other, unordered by happens-before");

@@ -82,6 +82,9 @@ typedef struct {
     long nodes;              /* search nodes visited */
     long combo;              /* combinations of thread paths started in this part */
     int at[REL_MAX];         /* the source tried per decided read (progress estimate) */
+    /* Per depth of the search, in this combination: the models' prune checks
+     * made, those that cut, and those skipped (search.c). */
+    long prune_tries[REL_MAX + 1], prune_hits[REL_MAX + 1], prune_skips[REL_MAX + 1];
     /* the current combination */
     execution *x;
     int nthreads;

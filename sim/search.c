@@ -187,11 +187,25 @@ bool worth_exploring(explorer *e, int decided)
         return false;
     if (!reads_coherent_along_po(e, decided))
         return false;
-    if (!e->prune) {
-        if (decided == e->nreads)
+    /* At a leaf whose cells have one write each, co has one choice: the
+     * models' check of that one candidate decides what the prune orders
+     * would, and there is nothing for them to force. */
+    bool single_co = decided == e->nreads;
+    for (int k = 0; k < e->ncells_w && single_co; k++)
+        single_co = e->nw[k] <= 1;
+    /* Pruning only saves work: a check that never cuts at this depth is
+     * made once in 64 times only (sampling again in case the part of the
+     * tree changes), so a test whose partial choices all survive -- an SB
+     * ring -- does not pay a model's prune order at every node. */
+    bool leaf = decided == e->nreads;
+    bool sample = leaf || e->prune_tries[decided] < 64 || e->prune_hits[decided] * 64 >= e->prune_tries[decided] ||
+                  (e->prune_skips[decided]++ & 63) == 0;
+    if (!e->prune || single_co || !sample) {
+        if (leaf)
             memset(e->forced.row, 0, (size_t)x->n * sizeof e->forced.row[0]);
         return true;
     }
+    e->prune_tries[decided]++;
     base b = e->sbase;
     base_compute_dynamic(&b);
     set dec = set_empty();
@@ -205,17 +219,19 @@ bool worth_exploring(explorer *e, int decided)
         bool violates = violates_prune_order(&b, order, dec);
         all_violate = all_violate && violates;
         if (forced) {
-            /* Writes to one cell that the order relates: co must agree. */
-            for (int i = 0; i < x->n; i++)
-                for (int j = 0; j < x->n; j++) {
-                    bool f = set_has(b.Wr, i) && set_has(b.Wr, j) && rel_has(b.sloc, i, j) && rel_has(order, i, j);
-                    if (m == 0 ? f : (rel_has(forced, i, j) && f)) {
-                        if (m == 0)
+            /* Writes to one cell that the order relates: co must agree
+             * (the first model's pairs, kept where every model has them).
+             * Only pairs of a cell's writes: the rest of n x n never is. */
+            for (int k = 0; k < e->ncells_w; k++)
+                for (int a = 0; a < e->nw[k]; a++)
+                    for (int c = 0; c < e->nw[k]; c++) {
+                        int i = e->wlist[k][a], j = e->wlist[k][c];
+                        bool f = i != j && rel_has(order, i, j);
+                        if (m == 0 && f)
                             rel_add(forced, i, j);
-                    } else if (m > 0 && rel_has(forced, i, j)) {
-                        forced->row[i].w[j / 64] &= ~(1ull << (j % 64));
+                        else if (m > 0 && !f)
+                            forced->row[i].w[j / 64] &= ~(1ull << (j % 64));
                     }
-                }
         }
         rel_release(mark);
         if (!violates && !forced)
@@ -226,14 +242,17 @@ bool worth_exploring(explorer *e, int decided)
          * own earlier write is before what it reads (CoWR), and a write after
          * a read is after the write it read (CoRW; PTX needs the accesses to
          * be morally strong, hence incl). */
-        for (int r = 0; r < x->n; r++) {
-            if (x->ev[r].kind != EV_R)
-                continue;
+        for (int q = 0; q < e->nreads; q++) {
+            int r = e->read_ev[q];
             int w = e->rf_of[r];
             if (x->ev[w].kind == EV_IW)
                 continue;
-            for (int w2 = 0; w2 < x->n; w2++) {
-                if (w2 == w || x->ev[w2].kind != EV_W || x->ev[w2].cell != x->ev[r].cell)
+            int k = 0;
+            while (k < e->ncells_w && e->wcell[k] != x->ev[r].cell)
+                k++;
+            for (int c = 0; k < e->ncells_w && c < e->nw[k]; c++) {
+                int w2 = e->wlist[k][c];
+                if (w2 == w)
                     continue;
                 if (rel_has(&x->po, w2, r))
                     rel_add(forced, w2, w);
@@ -243,6 +262,8 @@ bool worth_exploring(explorer *e, int decided)
         }
         memcpy(e->forced.row, forced->row, (size_t)x->n * sizeof forced->row[0]);
     }
+    if (all_violate)
+        e->prune_hits[decided]++;
     return !all_violate;
 }
 

@@ -222,48 +222,6 @@ static bool known(sx *x, pstate *s, const expr *e, const char *what, int64_t *ou
     return known_origin(x, s, e, what, out, NULL);
 }
 
-/* Whether block b has an instruction of SHMEM role `role` on location loc. */
-static bool block_uses(const block *b, int loc, int role)
-{
-    for (int i = 0; i < b->n; i++) {
-        const inst *in = &b->v[i];
-        if ((in->shmem_role == role && in->mem.loc == loc) || block_uses(&in->body, loc, role) ||
-            block_uses(&in->els, loc, role))
-            return true;
-    }
-    return false;
-}
-
-/* EX_GROUP: the thread's place among the test's threads of its workgroup or
- * wavefront, or how many threads call barrier_all (sync_all). */
-static int64_t group_fact(sx *x, int which)
-{
-    const test *t = x->t;
-    const thread *me = x->th;
-    if (which == GROUP_BARRIER_ALL || which == GROUP_SYNC_ALL) {
-        const char *name = which == GROUP_BARRIER_ALL ? "__shmem_barrier_all" : "__shmem_sync_all";
-        int loc = -1;
-        for (int l = 0; l < t->nlocs && loc < 0; l++)
-            if (strcmp(t->locs[l].name, name) == 0)
-                loc = l;
-        int64_t n = 0;
-        for (int i = 0; i < t->nthreads; i++)
-            n += block_uses(&t->threads[i].code, loc, SHM_BARRIER);
-        return n;
-    }
-    bool wave = which == GROUP_WAVE_RANK || which == GROUP_WAVE_SIZE;
-    int64_t rank = 0, size = 0;
-    for (int i = 0; i < t->nthreads; i++) {
-        const thread *o = &t->threads[i];
-        if (o->host || o->gpu != me->gpu || o->wg != me->wg || (wave && o->wave != me->wave))
-            continue;
-        if (i < x->tid)
-            rank++;
-        size++;
-    }
-    return which == GROUP_WG_RANK || which == GROUP_WAVE_RANK ? rank : size;
-}
-
 static int eval_expr(sx *x, pstate *s, const expr *e)
 {
     const symheap *h = &x->t->heap;
@@ -301,7 +259,7 @@ static int eval_expr(sx *x, pstate *s, const expr *e)
         }
         return mk_address(x, HEAP_BASE(to) + (ptr - HEAP_BASE(from)), origin);
     }
-    case EX_GROUP: return mk_const(x, group_fact(x, (int)e->value));
+    case EX_GROUP: return mk_const(x, thread_group_fact(x->t, x->tid, (int)e->value));
     case EX_REG: return s->regs[e->reg];
     case EX_BIN: {
         int a = eval_expr(x, s, e->a);

@@ -29,6 +29,10 @@ static void explore_part(explorer *e)
             rel_begin(e->x->n);
             base_compute_static(&e->sbase, e->x, e->base_storage);
         }
+        size_t depths = (size_t)(e->nreads + 1) * sizeof e->prune_tries[0];
+        memset(e->prune_tries, 0, depths);
+        memset(e->prune_hits, 0, depths);
+        memset(e->prune_skips, 0, depths);
         e->split = e->nreads < 3 ? e->nreads : 3;
         if (built > 0)
             e->split = -1; /* not an execution: a quorum barrier with too few synchronizing arrivals */
