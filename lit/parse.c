@@ -931,6 +931,9 @@ static bool parse_stmt(parser *p, block *b)
     expr_free(in.mem.index);
     expr_free(in.mem.peer);
     expr_free(in.mem.ptr);
+    expr_free(in.bar_id);
+    expr_free(in.bar_count);
+    expr_free(in.bar_quorum);
     block_free(&in.body);
     block_free(&in.els);
     return false;
