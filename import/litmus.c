@@ -1743,6 +1743,7 @@ static void free_items(lp *p)
             expr_free(in->want);
             expr_free(in->bar_id);
             expr_free(in->bar_count);
+            expr_free(in->bar_quorum);
         }
         free(p->code[th].v);
     }
