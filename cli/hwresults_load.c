@@ -157,6 +157,10 @@ static void keep_unknown(const cJSON *o, const char *const *list, hr_extra **out
             continue;
         if (strcmp(j->string, "bug") == 0 && cJSON_IsObject(j))
             continue; /* hwrun's bug count: read into the test */
+        /* hwrun's flat copies of what the test already holds (folded, the out-of-heap bucket). */
+        if ((strcmp(j->string, "gpus_folded") == 0 && cJSON_GetObjectItemCaseSensitive(o, "folded")) ||
+            (strcmp(j->string, "out_of_heap_count") == 0 && cJSON_GetObjectItemCaseSensitive(o, "out_of_heap")))
+            continue;
         *out = realloc(*out, (size_t)(*n + 1) * sizeof **out);
         (*out)[*n].key = strdup(j->string);
         (*out)[*n].text = cJSON_IsString(j) ? strdup(j->valuestring) : compact(j, 400);
@@ -323,7 +327,7 @@ static void read_test(ctx *c, const cJSON *j, const char *where, hr_test *t)
     const cJSON *ic = get_kind(c, j, where, "instruction_check", false, false);
     const cJSON *miss = ic ? cJSON_GetObjectItemCaseSensitive(ic, "missing") : NULL;
     t->nmissing = cJSON_IsArray(miss) ? cJSON_GetArraySize(miss) : 0;
-    t->folded = get_bool(c, j, where, "folded");
+    t->folded = get_bool(c, j, where, "folded") || get_bool(c, j, where, "gpus_folded");
     /* Kernels: how often the bug showed, and after how long. A `bug` that is not
      * hwrun's object (a note, say) stays a field shown as written. */
     const cJSON *bug = cJSON_GetObjectItemCaseSensitive(j, "bug");

@@ -67,8 +67,21 @@ static char *render_svg(const test *t, const explore_result *r, int m, char *not
         return NULL;
     }
     free(err);
-    char *start = strstr(svg, "<svg");
-    memmove(svg, start, strlen(start) + 1);
+    /* Graphviz's prolog, comments and indentation weigh a third of the page: drop them. */
+    char *in = strstr(svg, "<svg"), *out = svg;
+    while (*in) {
+        if (strncmp(in, "<!--", 4) == 0) {
+            char *end = strstr(in, "-->");
+            in = end ? end + 3 : in + strlen(in);
+        } else if (*in == '\n') {
+            *out++ = '\n';
+            while (*in == '\n' || *in == ' ')
+                in++;
+        } else {
+            *out++ = *in++;
+        }
+    }
+    *out = 0;
     return svg;
 }
 

@@ -36,7 +36,7 @@ static void run_result(FILE *f, const hr_test *t)
     rp_bug_text(t, bug, sizeof bug);
     if (bug[0])
         fprintf(f, ", %s", bug);
-    if (t->has_condition)
+    if (t->has_condition && !bug[0])
         fprintf(f, ", condition %llu/%.2g", (unsigned long long)t->condition_count, (double)t->instances);
     fprintf(f, "%s |", t->forbidden_seen ? "**" : "");
 }
@@ -121,26 +121,47 @@ void rp_write_md(FILE *f, const rp_report *r, const char *command)
     for (int i = 0; i < r->nrows; i++)
         nk += r->rows[i].kernel;
     if (nk) {
-        fputs("\n## Kernels\n\n| kernel | bug |", f);
+        /* Only the runs that ran a kernel, and a column for the bug in words only where a run names one. */
+        bool kr[256] = {false}, words = false;
+        for (int i = 0; i < r->nrows; i++)
+            for (int k = 0; k < r->nruns && k < 256; k++)
+                if (r->rows[i].kernel) {
+                    kr[k] = kr[k] || ran(r->rows[i].per_run[k]);
+                    words = words || extra(r->rows[i].per_run[k], "bug");
+                }
+        fputs("\n## Kernels\n\nPer run: hwrun's result, and how often the bug showed (hwrun counts the instances whose state "
+              "breaks the kernel's condition or is an error or hang state, that accessed out of the heap, and, where "
+              "the model says hang or error, whose awaits timed out) and after how long; for a bug not seen, the bound "
+              "on its rate.\n\n| kernel |",
+              f);
+        if (words)
+            fputs(" bug |", f);
+        int ncol = 1 + words + r->nmodels;
         for (int g = 0; g < r->nmodels; g++)
             fprintf(f, " %s |", r->models[g]);
-        for (int k = 0; k < r->nruns; k++)
-            fprintf(f, " R%d |", k + 1);
-        fputs(" fields |\n|---|---|", f);
-        for (int g = 0; g < r->nmodels + r->nruns + 1; g++)
+        for (int k = 0; k < r->nruns && k < 256; k++)
+            if (kr[k]) {
+                fprintf(f, " R%d |", k + 1);
+                ncol++;
+            }
+        fputs(" fields |\n|", f);
+        for (int g = 0; g < ncol + 1; g++)
             fputs("---|", f);
         fputs("\n", f);
         for (int i = 0; i < r->nrows; i++) {
             const rp_row *row = &r->rows[i];
             if (!row->kernel)
                 continue;
-            /* What the bug is, where a run says so in words; the counts are in the run columns. */
-            const char *bug = NULL;
-            for (int k = 0; k < r->nruns && !bug; k++)
-                bug = extra(row->per_run[k], "bug");
-            fprintf(f, "| `%s` | ", row->file);
-            cell(f, bug ? bug : "");
-            fputs(" |", f);
+            fprintf(f, "| `%s` |", row->file);
+            if (words) {
+                /* What the bug is, where a run says so in words; the counts are in the run columns. */
+                const char *bug = NULL;
+                for (int k = 0; k < r->nruns && !bug; k++)
+                    bug = extra(row->per_run[k], "bug");
+                fputs(" ", f);
+                cell(f, bug ? bug : "");
+                fputs(" |", f);
+            }
             for (int g = 0; g < r->nmodels; g++) {
                 const char *v = "";
                 for (int m = 0; m < row->nmodels; m++)
@@ -148,18 +169,22 @@ void rp_write_md(FILE *f, const rp_report *r, const char *command)
                         v = row->verdicts[m];
                 fprintf(f, " %s |", v);
             }
-            for (int k = 0; k < r->nruns; k++)
-                run_result(f, row->per_run[k]);
-            /* What the kernel runs add (heap, folding, out-of-heap counts...), as they wrote it. */
+            for (int k = 0; k < r->nruns && k < 256; k++)
+                if (kr[k])
+                    run_result(f, row->per_run[k]);
+            /* What the kernel runs add (folding, out-of-heap counts...), as they wrote it; long
+             * values (the heap's allocation) are in the HTML page. */
             int nf = 0;
             for (int k = 0; k < r->nruns; k++) {
                 const hr_test *t = row->per_run[k];
                 for (int e = 0; t && e < t->nextra; e++) {
-                    if (strcmp(t->extra[e].key, "bug") == 0)
+                    if (strcmp(t->extra[e].key, "bug") == 0 || strlen(t->extra[e].text) > 60)
                         continue;
                     fprintf(f, "%sR%d %s=", nf++ ? "; " : " ", k + 1, t->extra[e].key);
                     cell(f, t->extra[e].text);
                 }
+                if (t && t->folded)
+                    fprintf(f, "%sR%d ranks folded", nf++ ? "; " : " ", k + 1);
             }
             fputs(" |\n", f);
         }

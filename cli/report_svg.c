@@ -86,9 +86,9 @@ void rp_svg_histogram(FILE *f, const rp_report *r, const rp_row *row)
             double x0 = LABEL_W, x1 = xpos((double)o->count, lmin, lmax);
             /* The tooltip rides on the count's text: one element less per bar in a page of thousands. */
             fprintf(f, "<text class=\"cnt\" x=\"%d\" y=\"%d\"><title>", LABEL_W + PLOT_W + 4, y + BAR_H - 1);
-            rp_esc(f, r->runs[run].label);
-            fprintf(f, ": ");
-            rp_esc(f, k->label);
+            /* Short: a kernel's page holds thousands of these (the full state is the row's label's title). */
+            fprintf(f, "R%d: ", run + 1);
+            rp_esc(f, k->brief ? k->brief : k->label);
             fprintf(f, " seen %llu of %.0f", (unsigned long long)o->count, n);
             if (o->has_ci)
                 fprintf(f, "; 95%% interval [%.3g, %.3g]", o->lo, o->hi);

@@ -10,6 +10,8 @@
 #   hwrun/campaign.sh kernels-h200x2  the kernel skeletons with one rank per GPU (2 ranks); tests with
 #                               more ranks than GPUs run folded (nvidia-h200-x2)
 #   (CAMPAIGN_KERNELS=REGEX picks some of the skeletons, e.g. CAMPAIGN_KERNELS='k1_|k6_')
+#   (CAMPAIGN_DIR=litmus/shmem runs the SHMEM tests instead of litmus/kernels, as the memory
+#    operations memsim desugars the SHMEM calls to, not through the NVSHMEM library)
 #   (or kind=h100 hwrun/campaign.sh)
 #
 # The kernel modes also write $OUT/hwrun-<kind>-<date>.tar.gz (everything under results/) and
@@ -221,7 +223,7 @@ h100|h200x2)
   envargs=()
   [ -s "$env_file" ] && envargs=(--env-file "$env_file") && say "environment: $(grep -v '^#' "$env_file")"
   # The kernel skeletons have campaigns of their own (kernels-h100, kernels-h200x2).
-  find litmus -name '*.lit' -not -path 'litmus/kernels/*' | sort > "$work/all.list"
+  find litmus -name '*.lit' -not -path 'litmus/kernels/*' -not -path 'litmus/shmem/*' | sort > "$work/all.list"
   if [ $kind = h100 ]; then
     # 3e7 instances bound a forbidden outcome below 1e-7 (rule of three); the budget shares the rest.
     run_tests h100 $(( $(left) - 40 )) "$work/all.list" --select single "${envargs[@]}" \
@@ -237,7 +239,7 @@ kernels-h100|kernels-h200x2)
   # The kernel skeletons: default environment (no tuning: the time goes to the kernels), the
   # start-skew sweep between ranks, every bug's first sighting recorded (JSON "bug").
   # CAMPAIGN_KERNELS: an extended regular expression that picks some of them (default: all 28).
-  find litmus/kernels -name '*.lit' | sort | grep -E "${CAMPAIGN_KERNELS:-.}" > "$work/kernels.list"
+  find "${CAMPAIGN_DIR:-litmus/kernels}" -name '*.lit' | sort | grep -E "${CAMPAIGN_KERNELS:-.}" > "$work/kernels.list"
   n=$(wc -l < "$work/kernels.list")
   if [ $kind = kernels-h100 ]; then
     say "kernels-h100: $n kernel skeletons, every rank folded onto device 0"

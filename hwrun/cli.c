@@ -601,6 +601,7 @@ int hwrun_main(int argc, char **argv)
         hwreport_json_devices(&w, &g);
         jw_u64(&w, "seed", o.seed);
         jw_u64(&w, "instances_per_test", o.instances);
+        jw_bool(&w, "fold_gpus", o.fold_gpus);
         jw_num(&w, "seconds_per_test", o.seconds);
         char text[512];
         env_format(&o.env, text, sizeof text);

@@ -129,6 +129,10 @@ static void emit_expr(sbuf *b, const expr *e, int th)
         emit_expr(b, e->c, th);
         sb_puts(b, ", ms_hb, &ms_st)");
         return;
+    case EX_GROUP:
+        /* A SHMEM thread-group call's share, barrier_all's callers: known per thread. */
+        emit_const(b, thread_group_fact(cur_test, th, (int)e->value));
+        return;
     default: sb_puts(b, "0 /* unsupported expression */"); return; /* plan_build refuses these */
     }
     static const char *fn[] = {[BIN_ADD] = "ms_add", [BIN_SUB] = "ms_sub", [BIN_MUL] = "ms_mul", [BIN_DIV] = "ms_div",

@@ -289,18 +289,26 @@ static int pow2_floor(long long x)
     return p;
 }
 
-/* Testing groups of the kernels that run on physical device phys (with --fold-gpus several plan
- * devices share one), and how many kernels. */
+/* Testing groups that run at the same time on physical device phys (with --fold-gpus several plan
+ * devices share one): the most over the kernel levels (kernels of one level run together, the
+ * levels one after the other), and how many kernels that level has there. */
 static int groups_on(const hw_session *s, int phys, int *nkern)
 {
-    int n = 0;
+    int best = 0;
     *nkern = 0;
-    for (int k = 0; k < s->p->nk; k++)
-        if (s->phys[s->p->k[k].dev] == phys) {
-            n += s->p->k[k].ngroups;
-            (*nkern)++;
+    for (int lv = 0; lv < s->p->nlevels; lv++) {
+        int n = 0, nk = 0;
+        for (int k = 0; k < s->p->nk; k++)
+            if (s->p->k[k].level == lv && s->phys[s->p->k[k].dev] == phys) {
+                n += s->p->k[k].ngroups;
+                nk++;
+            }
+        if (n > best) {
+            best = n;
+            *nkern = nk;
         }
-    return n;
+    }
+    return best;
 }
 
 /* Bytes of one instance's heap slice: the test's heap size, rounded up to a cache line. */

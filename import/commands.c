@@ -157,7 +157,8 @@ static void first_line(const char *msg, char *buf, size_t n)
 int memsim_check_corpus_main(int argc, char **argv)
 {
     const char *dir = NULL, *csv = NULL, *model_name = NULL, *allow = NULL;
-    bool verbose = false;
+    bool verbose = false, races = false, liveness = false;
+    int loop_bound = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--expected") == 0 && i + 1 < argc) {
@@ -166,18 +167,39 @@ int memsim_check_corpus_main(int argc, char **argv)
             model_name = argv[++i];
         } else if (strcmp(a, "--allow-unsupported") == 0 && i + 1 < argc) {
             allow = argv[++i];
+        } else if (strcmp(a, "--loop-bound") == 0 && i + 1 < argc) {
+            char *end = NULL;
+            long n = strtol(argv[++i], &end, 10);
+            if (*end || n < 1 || n > LOOP_BOUND_MAX) {
+                fprintf(stderr, "memsim check-corpus: error: --loop-bound needs 1 to %d\n", LOOP_BOUND_MAX);
+                return RC_BAD;
+            }
+            loop_bound = (int)n;
+        } else if (strcmp(a, "--races") == 0) {
+            races = true;
+        } else if (strcmp(a, "--liveness") == 0) {
+            liveness = true;
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             verbose = true;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            printf("usage: memsim check-corpus DIR [--expected FILE.csv] [--model M] [--allow-unsupported WORD] [-v]\n\n"
+            printf("usage: memsim check-corpus DIR [--expected FILE.csv] [--model M] [--allow-unsupported WORD]\n"
+                   "                          [--loop-bound N] [--races | --liveness] [-v]\n\n"
                    "Runs every .litmus and .test file under DIR and compares memsim's verdict with the expected one:\n"
                    "  .litmus  FILE.csv has one line 'path,1|0' per test (the path relative to the csv's directory):\n"
                    "           1 where the condition holds as written (exists: some execution satisfies it; ~exists:\n"
                    "           none does; forall: every one does), over executions that terminate;\n"
                    "  .test    each SATISFIABLE/NOSOLUTION line of a Vulkan Alloy test is one expectation.\n"
                    "The model defaults to the test's architecture (PTX: ptx, VULKAN and .test: vulkan).\n"
+                   "--races: the csv says whether the test is race-free instead (Dat3M's *-DR-expected.csv,\n"
+                   "           property CAT_SPEC: 1 when no consistent execution that passes the filter races).\n"
+                   "--liveness: the csv says whether every execution terminates (Dat3M's *-Liveness-*.csv):\n"
+                   "           1 when memsim finds no hang (an await, a barrier, or a loop iteration that writes\n"
+                   "           nothing and reads final values).\n"
+                   "Loops that are not spin-waits are unrolled --loop-bound times (default %d); executions cut\n"
+                   "at the bound are counted (cut) and left out, as Dat3M's unrolling leaves them out.\n"
                    "Unsupported constructs are counted apart; --allow-unsupported WORD tolerates those whose\n"
-                   "message contains WORD (e.g. proxies).  Exit status: 0 everything agrees, 1 otherwise.\n");
+                   "message contains WORD (e.g. proxies).  Exit status: 0 everything agrees, 1 otherwise.\n",
+                   LOOP_BOUND_DEFAULT);
             return RC_OK;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "memsim check-corpus: error: unknown option '%s'\n", a);
@@ -267,6 +289,7 @@ int memsim_check_corpus_main(int argc, char **argv)
         diag_free(&d);
     }
     int agreed = 0, disagreed = 0, unsupported = 0, unsupported_allowed = 0, errors = 0, noexp = 0, ntests = 0;
+    int cut_tests = 0;
     strs report = {0};
     double total = 0, slowest = -1;
     char slowest_name[PATH_MAX] = "";
@@ -306,6 +329,8 @@ int memsim_check_corpus_main(int argc, char **argv)
             continue;
         }
         diag_free(&d);
+        if (loop_bound)
+            t->loop_bound = loop_bound;
         const model *m = forced ? forced : (is_alloy || arch == LITMUS_VULKAN) ? &model_vulkan : &model_ptx;
         if (is_alloy && m == &model_vulkan) {
             for (int k = 0; k < ex.n; k++) {
@@ -347,7 +372,14 @@ int memsim_check_corpus_main(int argc, char **argv)
                 snprintf(msg, sizeof msg, "ERROR %s", r.err);
                 strs_add(&report, strdup(msg));
             } else {
-                bool holds = result_holds_terminating(t, &r.mr[0]);
+                bool holds = races      ? r.mr[0].nraces == 0
+                             : liveness ? r.mr[0].hangs == 0
+                                        : result_holds_terminating(t, &r.mr[0]);
+                if (r.mr[0].cuts) {
+                    cut_tests++;
+                    if (verbose)
+                        printf("cut %s: %ld executions at the loop bound\n", path, r.mr[0].cuts);
+                }
                 char real[PATH_MAX];
                 const char *key = realpath(path, real) ? real : path;
                 int expv = -1;
@@ -396,6 +428,8 @@ int memsim_check_corpus_main(int argc, char **argv)
         printf(", errors %d", errors);
     if (noexp)
         printf(", no expectation %d", noexp);
+    if (cut_tests)
+        printf(", %d with executions cut at the loop bound", cut_tests);
     printf("\n");
     printf("time: %.3f s for %d files (%.1f files/s); slowest: %s (%.3f s)\n", total, ntests,
            total > 0 ? ntests / total : 0.0, slowest_name, slowest < 0 ? 0.0 : slowest);

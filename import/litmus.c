@@ -51,6 +51,14 @@ typedef struct {
     int64_t reginit[MAXTH][64];
     bool reginit_set[MAXTH][64];
     int loc_cap, thread_cap;
+    /* Loops being structured (innermost last): a jump to the loop's label or
+     * out past its end becomes an assignment to its control register. */
+    struct loopctx {
+        int label, back;  /* items: the loop's label, its last backward jump */
+        int reg;          /* 0 run on, 1 leave the loop, 2 next iteration */
+        bool jumped;      /* a jump in the body used reg */
+    } loops[16];
+    int nloops;
 } lp;
 
 /* ---- positions and errors ------------------------------------------------ */
@@ -892,48 +900,171 @@ static bool is_reg_expr(const expr *e, int r) { return e && e->kind == EX_REG &&
 
 static bool structure(lp *p, int tid, int lo, int hi, block *out);
 
+/* Whether a block assigns register r (a loop's control register). */
+static bool block_sets(const block *b, int r)
+{
+    for (int i = 0; i < b->n; i++)
+        if ((b->v[i].kind == I_ASSIGN && b->v[i].dst == r) || block_sets(&b->v[i].body, r) ||
+            block_sets(&b->v[i].els, r))
+            return true;
+    return false;
+}
+
+static inst assign_const(int reg, int64_t v, srcpos pos)
+{
+    inst a = new_inst(I_ASSIGN, pos);
+    a.dst = reg;
+    a.val = expr_const(v, pos);
+    return a;
+}
+
+/* Items lo..hi-1, run only while the loop's control register is 0 (no
+ * earlier jump left the iteration). */
+static bool rest_if_running(lp *p, int tid, struct loopctx *L, int lo, int hi, block *out)
+{
+    items *c = &p->code[tid];
+    srcpos pos = c->v[lo].pos;
+    inst in = new_inst(I_IF, pos);
+    in.val = expr_bin(BIN_EQ, expr_reg(L->reg, pos), expr_const(0, pos), pos);
+    if (!structure(p, tid, lo, hi, &in.body)) {
+        expr_free(in.val);
+        block_free(&in.body);
+        return false;
+    }
+    block_push(out, &in);
+    return true;
+}
+
+/* Item i jumps to the loop's head (how = 2) or past its end (how = 1):
+ * `goto` sets the control register and skips the rest of the region; a
+ * branch does so when its condition holds and runs the rest otherwise. */
+static bool loop_jump(lp *p, int tid, struct loopctx *L, int i, int hi, int how, block *out)
+{
+    items *c = &p->code[tid];
+    item *it = &c->v[i];
+    L->jumped = true;
+    inst set = assign_const(L->reg, how, it->pos);
+    if (it->kind == IT_GOTO) {
+        block_push(out, &set);
+        return true; /* what follows up to hi is dead unless jumped into (structure's check) */
+    }
+    inst in = new_inst(I_IF, it->pos);
+    in.val = expr_bin(it->cmp, it->a, it->b, it->pos);
+    it->a = it->b = NULL;
+    block_push(&in.body, &set);
+    if (!structure(p, tid, i + 1, hi, &in.els)) {
+        expr_free(in.val);
+        block_free(&in.body);
+        block_free(&in.els);
+        return false;
+    }
+    block_push(out, &in);
+    return true;
+}
+
 /* A loop that is not a spin-wait on one read becomes a bounded do-while
  * (I_WHILE, unrolled to the test's loop bound):
  *   L: body ; bCC a, b, L                     do { body } while (a CC b)
  *   L: body ; bCC a, b, LE ; goto L ; LE:     do { body } while !(a CC b)
  * Returns the item after the loop, or -1 (an error was given). */
+/* Whether an item of lo..hi-1 jumps to the loop's head (item head) or past
+ * its last backward jump. */
+static bool jumps_out(const items *c, int head, int back, int lo, int hi)
+{
+    for (int j = lo; j < hi; j++) {
+        if (c->v[j].kind != IT_BRANCH && c->v[j].kind != IT_GOTO)
+            continue;
+        int t = find_label(c, c->v[j].label);
+        if (t == head || t > back)
+            return true;
+    }
+    return false;
+}
+
 static int general_loop(lp *p, int tid, int i, int back, int hi, block *out)
 {
     items *c = &p->code[tid];
     item *it = &c->v[i];
     item *last = &c->v[back];
-    int body_end = -1, next = -1;
-    expr *cond = NULL;
-    if (back < hi && last->kind == IT_BRANCH) {
-        body_end = back;
-        next = back + 1;
-        cond = expr_bin(last->cmp, last->a, last->b, last->pos);
-        last->a = last->b = NULL;
-    } else if (back < hi && last->kind == IT_GOTO && back - 1 > i && c->v[back - 1].kind == IT_BRANCH &&
-               back + 1 < c->n && back + 1 <= hi && c->v[back + 1].kind == IT_LABEL &&
-               strcmp(c->v[back + 1].label, c->v[back - 1].label) == 0) {
-        item *ex = &c->v[back - 1];
-        body_end = back - 1;
-        next = back + 1; /* the exit label stays: others may jump to it */
-        cond = expr_bin(negate_cmp(ex->cmp), ex->a, ex->b, ex->pos);
-        ex->a = ex->b = NULL;
-    } else {
+    if (back >= hi) {
         diag_error(p->d, it->pos.line, it->pos.col,
-                   "unsupported: a loop whose exits are not one branch at its end (%s: ...; bCC a, b, %s, or "
-                   "%s: ...; bCC a, b, LE; goto %s; LE:) in thread %s",
-                   it->label, it->label, it->label, it->label, p->t->threads[tid].name);
+                   "unsupported: the loop at %s ends outside the branch that contains its start", it->label);
         return -1;
     }
     inst loop = new_inst(I_WHILE, it->pos);
     loop.do_while = true;
-    loop.val = cond;
-    if (!structure(p, tid, i + 1, body_end, &loop.body)) {
-        expr_free(loop.val);
-        block_free(&loop.body);
+    bool exit_pattern = last->kind == IT_GOTO && back - 1 > i && c->v[back - 1].kind == IT_BRANCH &&
+                        back + 1 < c->n && c->v[back + 1].kind == IT_LABEL &&
+                        strcmp(c->v[back + 1].label, c->v[back - 1].label) == 0;
+    if (last->kind == IT_BRANCH && !jumps_out(c, i, back, i + 1, back)) {
+        /* L: body ; bCC a, b, L */
+        loop.val = expr_bin(last->cmp, last->a, last->b, last->pos);
+        last->a = last->b = NULL;
+        if (!structure(p, tid, i + 1, back, &loop.body))
+            goto fail;
+        block_push(out, &loop);
+        return back + 1;
+    }
+    if (exit_pattern && !jumps_out(c, i, back, i + 1, back - 1)) {
+        /* L: body ; bCC a, b, LE ; goto L ; LE: -- the exit label stays: others may jump to it */
+        item *ex = &c->v[back - 1];
+        loop.val = expr_bin(negate_cmp(ex->cmp), ex->a, ex->b, ex->pos);
+        ex->a = ex->b = NULL;
+        if (!structure(p, tid, i + 1, back - 1, &loop.body))
+            goto fail;
+        block_push(out, &loop);
+        return back + 1;
+    }
+    /* Any other shape: exits and jumps to the head anywhere in the body.
+     *   do { k = 0; body; tail } while k == 2
+     * where a jump to the head sets k = 2, a jump past the end k = 1, and each
+     * skips the rest of the iteration; the tail is the backward jump itself:
+     * `goto L` (k = 2) or `bCC a, b, L` (k = 2 if it holds, else 1). */
+    if (p->nloops == (int)(sizeof p->loops / sizeof p->loops[0])) {
+        diag_error(p->d, it->pos.line, it->pos.col, "unsupported: loops nested more than 16 deep");
         return -1;
     }
+    char name[32];
+    snprintf(name, sizeof name, "loop%d_k", i);
+    int k = use_reg(p, tid, name, strlen(name));
+    if (k < 0) {
+        diag_error(p->d, it->pos.line, it->pos.col, "unsupported: more than 64 registers in one thread");
+        return -1;
+    }
+    struct loopctx *L = &p->loops[p->nloops++];
+    *L = (struct loopctx){.label = i, .back = back, .reg = k};
+    inst zero = assign_const(k, 0, it->pos);
+    block_push(&loop.body, &zero);
+    bool ok = structure(p, tid, i + 1, back, &loop.body);
+    bool jumped = L->jumped;
+    p->nloops--;
+    if (jumped && p->nloops > 0)
+        p->loops[p->nloops - 1].jumped = p->loops[p->nloops - 1].jumped; /* an inner loop's jumps are its own */
+    if (!ok)
+        goto fail;
+    inst tail = new_inst(I_IF, last->pos);
+    tail.val = expr_bin(BIN_EQ, expr_reg(k, last->pos), expr_const(0, last->pos), last->pos);
+    if (last->kind == IT_GOTO) {
+        inst again = assign_const(k, 2, last->pos);
+        block_push(&tail.body, &again);
+    } else {
+        inst test = new_inst(I_IF, last->pos);
+        test.val = expr_bin(last->cmp, last->a, last->b, last->pos);
+        last->a = last->b = NULL;
+        inst again = assign_const(k, 2, last->pos), leave = assign_const(k, 1, last->pos);
+        block_push(&test.body, &again);
+        block_push(&test.els, &leave);
+        block_push(&tail.body, &test);
+    }
+    (void)jumped;
+    block_push(&loop.body, &tail);
+    loop.val = expr_bin(BIN_EQ, expr_reg(k, it->pos), expr_const(2, it->pos), it->pos);
     block_push(out, &loop);
-    return next;
+    return back + 1;
+fail:
+    expr_free(loop.val);
+    block_free(&loop.body);
+    return -1;
 }
 
 /* Items lo..hi-1 of thread tid into block out. */
@@ -1018,6 +1149,15 @@ static bool structure(lp *p, int tid, int lo, int hi, block *out)
                        p->t->threads[tid].name);
             return false;
         }
+        if (p->nloops > 0) {
+            struct loopctx *L = &p->loops[p->nloops - 1];
+            bool to_head = target == L->label;
+            bool to_exit = target > L->back;
+            for (int j = L->back + 1; to_exit && j < target; j++)
+                to_exit = c->v[j].kind == IT_LABEL; /* only labels between the loop's end and the target */
+            if (to_head || to_exit)
+                return loop_jump(p, tid, L, i, hi, to_exit ? 1 : 2, out);
+        }
         if (target <= i) {
             diag_error(p->d, it->pos.line, it->pos.col,
                        "unsupported: a backward jump to %s that is not a spin-wait loop", it->label);
@@ -1069,6 +1209,11 @@ static bool structure(lp *p, int tid, int lo, int hi, block *out)
         }
         block_push(out, &in);
         i = next;
+        if (p->nloops > 0 && p->loops[p->nloops - 1].jumped && i < hi && !block_sets(&in.body, p->loops[p->nloops - 1].reg) &&
+            !block_sets(&in.els, p->loops[p->nloops - 1].reg))
+            continue;
+        if (p->nloops > 0 && p->loops[p->nloops - 1].jumped && i < hi)
+            return rest_if_running(p, tid, &p->loops[p->nloops - 1], i, hi, out);
     }
     return !failed(p);
 }
@@ -1529,9 +1674,14 @@ static bool parse_condition(lp *p, const char *s, const char *end)
     }
     if (c.s == end)
         return true;
-    if (clook(&c, "filter")) {
-        err_at(p, c.s, "unsupported: filter conditions");
-        return false;
+    if (caccept(&c, "filter")) {
+        /* filter F [exists ...]: executions whose final state fails F do not exist (herd). */
+        p->t->filter = c_or(&c);
+        if (!p->t->filter)
+            return false;
+        cskip(&c);
+        if (c.s == end)
+            return true;
     }
     quant_t q;
     if (caccept(&c, "exists")) {

@@ -31,6 +31,19 @@ static bool lit_reserved(const char *w)
     return false;
 }
 
+/* A kernel or thread name as a .lit identifier: a launch's instance K@2
+ * (host blocks) becomes K_2, a reserved word gets a '_'. */
+static const char *lit_ident(const char *name, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", name);
+    for (char *c = buf; *c; c++)
+        if (*c == '@')
+            *c = '_';
+    if (lit_reserved(buf) && strlen(buf) + 2 <= n)
+        strcat(buf, "_");
+    return buf;
+}
+
 static void lit_names(wr *w)
 {
     const test *t = w->t;
@@ -437,6 +450,10 @@ static int write_lit_body(wr *w)
         fail(w, "%s: system-synchronizes-with (ssw) cannot be written as .lit", t->file);
         return -1;
     }
+    if (t->filter) {
+        fail(w, "%s: a filter cannot be written as .lit", t->file);
+        return -1;
+    }
     if (shmem_unconvertible(w))
         return -1;
     for (int l = 0; l < t->nlocs; l++)
@@ -494,10 +511,10 @@ static int write_lit_body(wr *w)
         if (K->implicit)
             continue;
         declared = true;
-        fprintf(out, "kernel %s%s @gpu%d", K->name, lit_reserved(K->name) ? "_" : "", K->gpu);
+        char kn[300];
+        fprintf(out, "kernel %s @gpu%d", lit_ident(K->name, kn, sizeof kn), K->gpu);
         for (int a = 0; a < K->nafter; a++)
-            fprintf(out, "%s%s%s", a ? ", " : " after ", t->kernels[K->after[a]].name,
-                    lit_reserved(t->kernels[K->after[a]].name) ? "_" : "");
+            fprintf(out, "%s%s", a ? ", " : " after ", lit_ident(t->kernels[K->after[a]].name, kn, sizeof kn));
         if (K->not_coresident)
             fprintf(out, " launch normal");
         fprintf(out, "\n");
@@ -506,11 +523,11 @@ static int write_lit_body(wr *w)
         fprintf(out, "\n");
     for (int i = 0; i < t->nthreads && !w->failed; i++) {
         const thread *th = &t->threads[i];
-        if (th->host) {
-            fail(w, "%s: host threads cannot be converted", t->file);
-            break;
-        }
-        fprintf(out, "thread %s @gpu%d", th->name, th->gpu);
+        /* The host's writes between launches (host blocks, after expansion) are
+         * plain stores of a thread on a GPU index of its own, in a kernel
+         * ordered after what the host waited for: written as just that. */
+        char tn[300];
+        fprintf(out, "thread %s @gpu%d", th->host ? lit_ident(th->name, tn, sizeof tn) : th->name, th->gpu);
         /* Workgroups and waves are numbered internally (the .lit parser gives
          * each launch's workgroups numbers of their own): write them as small
          * numbers that keep who shares a workgroup, and a wave where two
@@ -519,7 +536,7 @@ static int write_lit_body(wr *w)
         if (wave_shared(t, i))
             fprintf(out, ".wave%d", group_number(t, i, true));
         if (declared && th->kernel >= 0 && !t->kernels[th->kernel].implicit)
-            fprintf(out, " in %s%s", t->kernels[th->kernel].name, lit_reserved(t->kernels[th->kernel].name) ? "_" : "");
+            fprintf(out, " in %s", lit_ident(t->kernels[th->kernel].name, tn, sizeof tn));
         fprintf(out, " {\n");
         bool def[256] = {0}, need[256] = {0};
         block_uses(&th->code, def, need);
@@ -863,6 +880,8 @@ int write_ptx_litmus(FILE *out, const test *t, char *err, size_t errsz)
     wr W = {out, t, err, errsz, false, NULL}, *w = &W;
     if (t->nssw)
         fail(w, "%s: ssw (Vulkan) has no PTX form", t->file);
+    if (t->filter)
+        fail(w, "%s: memsim does not write filters", t->file);
     shmem_unconvertible(w);
     for (int l = 0; l < t->nlocs && !w->failed; l++) {
         const location *L = &t->locs[l];

@@ -80,6 +80,12 @@ static bool const_value(xlate *x, frame *f, LLVMValueRef v, val *out)
         *out = val_known(bits == 1 ? (int64_t)LLVMConstIntGetZExtValue(v) : x_wrap(LLVMConstIntGetSExtValue(v), bits));
         return true;
     }
+    if (LLVMIsAConstantFP(v)) {
+        LLVMBool loses;
+        double d = LLVMConstRealGetDouble(v, &loses);
+        *out = val_known(x_float_bits(d, LLVMGetTypeKind(ty) == LLVMDoubleTypeKind));
+        return true;
+    }
     if (LLVMIsAConstantPointerNull(v) || LLVMIsAConstantAggregateZero(v) || LLVMIsAUndefValue(v) || LLVMIsAPoisonValue(v)) {
         if (LLVMGetTypeKind(ty) == LLVMVectorTypeKind || LLVMGetTypeKind(ty) == LLVMStructTypeKind) {
             int n = LLVMGetTypeKind(ty) == LLVMVectorTypeKind ? (int)LLVMGetVectorSize(ty) : (int)LLVMCountStructElementTypes(ty);
@@ -447,5 +453,152 @@ bool x_element(xlate *x, frame *f, LLVMValueRef in, LLVMOpcode op, val *r)
     *r = val_copy(agg);
     val_free(&r->el[idx]);
     r->el[idx] = val_copy(v);
+    return true;
+}
+
+/* ---- floating point ---------------------------------------------------------------------- */
+
+/* memsim holds a float as its IEEE bits (an f32 cell: the 32-bit pattern). */
+int64_t x_float_bits(double d, bool is_double)
+{
+    if (is_double) {
+        int64_t b;
+        memcpy(&b, &d, sizeof b);
+        return b;
+    }
+    float f = (float)d;
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return (int64_t)b;
+}
+
+static double float_of(int64_t bits, bool is_double)
+{
+    if (is_double) {
+        double d;
+        memcpy(&d, &bits, sizeof d);
+        return d;
+    }
+    uint32_t b = (uint32_t)bits;
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+static bool is_fp(LLVMTypeRef t)
+{
+    LLVMTypeKind k = LLVMGetTypeKind(t);
+    return k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind;
+}
+
+/* One element: exact on numbers; on values read from memory an abstraction
+ * (a function of the same inputs, so that dependencies stay), said in a note. */
+static bool float_scalar(xlate *x, LLVMOpcode op, LLVMTypeRef tin, LLVMTypeRef tout, const val *a, const val *b, val *r)
+{
+    bool din = LLVMGetTypeKind(tin) == LLVMDoubleTypeKind, dout = LLVMGetTypeKind(tout) == LLVMDoubleTypeKind;
+    if ((a->k != V_KNOWN && a->k != V_SYM) || (b && b->k != V_KNOWN && b->k != V_SYM)) {
+        xfail(x, "a floating-point operation on values the translation does not follow");
+        return false;
+    }
+    if (a->k == V_KNOWN && (!b || b->k == V_KNOWN)) {
+        double p = is_fp(tin) ? float_of(a->c, din) : 0, q = b ? float_of(b->c, din) : 0, v = 0;
+        switch (op) {
+        case LLVMFAdd: v = p + q; break;
+        case LLVMFSub: v = p - q; break;
+        case LLVMFMul: v = p * q; break;
+        case LLVMFDiv: v = p / q; break;
+        case LLVMFRem: v = q != 0 ? p - q * (double)(int64_t)(p / q) : 0; break;
+        case LLVMFNeg: v = -p; break;
+        case LLVMFPExt:
+        case LLVMFPTrunc: v = p; break;
+        case LLVMSIToFP: v = (double)a->c; break;
+        case LLVMUIToFP: v = (double)x_zext(a->c, x_int_bits(x, tin)); break;
+        case LLVMFPToSI:
+        case LLVMFPToUI: *r = val_known(x_wrap((int64_t)p, x_int_bits(x, tout))); return true;
+        default: xfail(x, "a floating-point operation memsim does not compute"); return false;
+        }
+        *r = val_known(x_float_bits(v, dout));
+        return true;
+    }
+    xnote(x, "floating-point arithmetic on values read from memory is abstracted: the value computed is a function "
+             "of the same inputs, not the real number; races, scopes, barriers and hangs are checked exactly, "
+             "conditions on such values are not");
+    if (b)
+        *r = val_sym(expr_bin(BIN_ADD, val_expr(a), val_expr(b), (srcpos){0, 0}));
+    else
+        *r = val_copy(a);
+    return true;
+}
+
+bool x_float(xlate *x, frame *f, LLVMValueRef in, LLVMOpcode op, val *r)
+{
+    bool two = op == LLVMFAdd || op == LLVMFSub || op == LLVMFMul || op == LLVMFDiv || op == LLVMFRem;
+    val *a = xoperand(x, f, LLVMGetOperand(in, 0));
+    val *b = two && a ? xoperand(x, f, LLVMGetOperand(in, 1)) : NULL;
+    if (!a || (two && !b))
+        return false;
+    LLVMTypeRef tin = LLVMTypeOf(LLVMGetOperand(in, 0)), tout = LLVMTypeOf(in);
+    if (LLVMGetTypeKind(tin) == LLVMVectorTypeKind) {
+        if (a->k != V_AGG || (b && (b->k != V_AGG || b->n != a->n))) {
+            xfail(x, "a vector operation on values the translation does not follow");
+            return false;
+        }
+        *r = (val){.k = V_AGG, .n = a->n, .el = calloc((size_t)a->n + 1, sizeof(val))};
+        for (int i = 0; i < a->n; i++)
+            if (!float_scalar(x, op, LLVMGetElementType(tin), LLVMGetElementType(tout), &a->el[i], b ? &b->el[i] : NULL,
+                              &r->el[i]))
+                return false;
+        return true;
+    }
+    return float_scalar(x, op, tin, tout, a, b, r);
+}
+
+bool x_fcmp(xlate *x, frame *f, LLVMValueRef in, val *r)
+{
+    val *a = xoperand(x, f, LLVMGetOperand(in, 0)), *b = a ? xoperand(x, f, LLVMGetOperand(in, 1)) : NULL;
+    if (!a || !b)
+        return false;
+    if (a->k != V_KNOWN || b->k != V_KNOWN) {
+        xfail(x, "a comparison of floating-point values read from memory is not modelled (a branch on it would be "
+                 "a guess)");
+        return false;
+    }
+    bool d = LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(in, 0))) == LLVMDoubleTypeKind;
+    double p = float_of(a->c, d), q = float_of(b->c, d);
+    bool un = p != p || q != q, v;
+    switch (LLVMGetFCmpPredicate(in)) {
+    case LLVMRealOEQ: v = !un && p == q; break;
+    case LLVMRealOGT: v = !un && p > q; break;
+    case LLVMRealOGE: v = !un && p >= q; break;
+    case LLVMRealOLT: v = !un && p < q; break;
+    case LLVMRealOLE: v = !un && p <= q; break;
+    case LLVMRealONE: v = !un && p != q; break;
+    case LLVMRealORD: v = !un; break;
+    case LLVMRealUNO: v = un; break;
+    case LLVMRealUEQ: v = un || p == q; break;
+    case LLVMRealUGT: v = un || p > q; break;
+    case LLVMRealUGE: v = un || p >= q; break;
+    case LLVMRealULT: v = un || p < q; break;
+    case LLVMRealULE: v = un || p <= q; break;
+    case LLVMRealUNE: v = un || p != q; break;
+    case LLVMRealPredicateTrue: v = true; break;
+    default: v = false; break;
+    }
+    *r = val_known(v);
+    return true;
+}
+
+/* Integer vectors, element by element. */
+bool x_vector_binop(xlate *x, LLVMValueRef in, LLVMOpcode op, const val *a, const val *b, val *r)
+{
+    if (a->k != V_AGG || b->k != V_AGG || a->n != b->n) {
+        xfail(x, "a vector operation on values the translation does not follow");
+        return false;
+    }
+    int bits = x_int_bits(x, LLVMGetElementType(LLVMTypeOf(in)));
+    *r = (val){.k = V_AGG, .n = a->n, .el = calloc((size_t)a->n + 1, sizeof(val))};
+    for (int i = 0; i < a->n; i++)
+        if (!x_binop(x, op, &a->el[i], &b->el[i], bits, &r->el[i]))
+            return false;
     return true;
 }

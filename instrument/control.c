@@ -225,7 +225,7 @@ static void endless_loop(xlate *x, block *out)
 {
     test *t = x->t;
     char name[160];
-    snprintf(name, sizeof name, "endless_%s_b%d_t%d", x->L->kernel, x->wg, x->tid);
+    snprintf(name, sizeof name, "endless_%s_b%d_t%d", x->kname, x->wg, x->tid);
     t->locs = realloc(t->locs, (size_t)(t->nlocs + 1) * sizeof *t->locs);
     location *L = &t->locs[t->nlocs];
     memset(L, 0, sizeof *L);
@@ -375,11 +375,10 @@ static bool step(xlate *x, frame *f, block *out, LLVMValueRef in)
     case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem:
     case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor: {
         val *a = xoperand(x, f, LLVMGetOperand(in, 0)), *b = a ? xoperand(x, f, LLVMGetOperand(in, 1)) : NULL;
-        if (a && b && (a->k == V_AGG || b->k == V_AGG)) {
-            xfail(x, "vector arithmetic is not computed");
-            return false;
-        }
-        ok = a && b && x_binop(x, op, a, b, x_int_bits(x, LLVMTypeOf(in)), &r);
+        if (a && b && (a->k == V_AGG || b->k == V_AGG))
+            ok = x_vector_binop(x, in, op, a, b, &r);
+        else
+            ok = a && b && x_binop(x, op, a, b, x_int_bits(x, LLVMTypeOf(in)), &r);
         break;
     }
     case LLVMICmp: {
@@ -410,10 +409,11 @@ static bool step(xlate *x, frame *f, block *out, LLVMValueRef in)
     case LLVMAlloca:
         xfail(x, "private (stack) memory is not modelled: compile with -O1 or higher so that it is promoted to registers");
         return false;
-    case LLVMFAdd: case LLVMFSub: case LLVMFMul: case LLVMFDiv: case LLVMFRem: case LLVMFNeg: case LLVMFCmp:
+    case LLVMFAdd: case LLVMFSub: case LLVMFMul: case LLVMFDiv: case LLVMFRem: case LLVMFNeg:
     case LLVMFPToSI: case LLVMFPToUI: case LLVMSIToFP: case LLVMUIToFP: case LLVMFPTrunc: case LLVMFPExt:
-        xfail(x, "floating-point arithmetic is not modelled (memsim tracks integers; give the kernel integer data)");
-        return false;
+        ok = x_float(x, f, in, op, &r);
+        break;
+    case LLVMFCmp: ok = x_fcmp(x, f, in, &r); break;
     default:
         xfail(x, "an instruction memsim does not understand");
         return false;

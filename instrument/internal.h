@@ -74,6 +74,7 @@ typedef struct xlate {
     int launch_index;
     thread *th;          /* the thread being made */
     int tid, wg;         /* its index in the block and its workgroup in the grid */
+    const char *kname;   /* its kernel's name (an identifier) */
     LLVMValueRef cur;    /* the instruction being translated, for messages */
     srcpos last_pos;     /* the latest statement's source line (for code without !dbg) */
     cfg **cfgs;          /* per function, cached for the whole run */
@@ -143,6 +144,10 @@ bool x_gep(xlate *x, frame *f, LLVMValueRef in, val *r);
 bool x_cast(xlate *x, frame *f, LLVMValueRef in, LLVMOpcode op, val *r);
 bool x_select(xlate *x, frame *f, LLVMValueRef in, val *r);
 bool x_element(xlate *x, frame *f, LLVMValueRef in, LLVMOpcode op, val *r);
+int64_t x_float_bits(double d, bool is_double);
+bool x_float(xlate *x, frame *f, LLVMValueRef in, LLVMOpcode op, val *r);
+bool x_fcmp(xlate *x, frame *f, LLVMValueRef in, val *r);
+bool x_vector_binop(xlate *x, LLVMValueRef in, LLVMOpcode op, const val *a, const val *b, val *r);
 
 /* access.c */
 inst x_inst(instkind_t k);

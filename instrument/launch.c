@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -271,6 +272,17 @@ static void launch_stmt(lexer *L, launch *k)
     k->pos = (srcpos){name.line, name.col};
     k->kernel = strndup(name.s, (size_t)name.len);
     next(L);
+    if (accept(L, "as")) {
+        token lab = L->tok;
+        if (lab.kind != TK_IDENT) {
+            ERR(L, lab.line, lab.col, "expected a label after 'as'");
+            return;
+        }
+        k->label = strndup(lab.s, (size_t)lab.len);
+        next(L);
+    } else {
+        k->label = strdup(k->kernel);
+    }
     if (!expect(L, "from", "after the kernel's name"))
         return;
     token f = L->tok;
@@ -365,7 +377,7 @@ int launch_parse(const char *file, const char *text, const launch_defines *defs,
             next(&L);
             lexer save = L;
             next(&L);
-            bool from = tok_is(&L.tok, "from");
+            bool from = tok_is(&L.tok, "from") || tok_is(&L.tok, "as");
             L = save;
             if (!from)
                 continue; /* a .lit kernel declaration */
@@ -374,6 +386,10 @@ int launch_parse(const char *file, const char *text, const launch_defines *defs,
             memset(k, 0, sizeof *k);
             launch_stmt(&L, k);
             blank(out->rest, text, t.s, L.tok.kind == TK_END ? L.at : L.tok.s);
+            k->at = (int)(t.s - text);
+        } else if (tok_is(&t, "host")) {
+            next(&L);
+            out->has_host = out->has_host || tok_is(&L.tok, "{");
         } else {
             next(&L);
         }
@@ -382,6 +398,26 @@ int launch_parse(const char *file, const char *text, const launch_defines *defs,
         free(L.cname[i]);
     free(L.cname);
     free(L.cval);
+    /* With a host block the launches are the kernels it launches: the .lit
+     * parser sees `kernel LABEL @gpuN` where each launch statement was. */
+    for (int i = 0; out->has_host && i < out->n && !L.failed; i++) {
+        launch *k = &out->v[i];
+        for (int j = 0; j < i; j++)
+            if (strcmp(out->v[j].label, k->label) == 0) {
+                ERR(&L, k->pos.line, k->pos.col, "two launches are called %s: with a host block, give each its own "
+                                                 "label (kernel NAME as LABEL from ...)", k->label);
+                break;
+            }
+        if (k->nafter)
+            ERR(&L, k->pos.line, k->pos.col, "with a host block, order the launches in it (launch, sync), not with after");
+        char decl[300];
+        int n = snprintf(decl, sizeof decl, "kernel %s @gpu%d", k->label, k->gpu);
+        size_t room = strcspn(out->rest + k->at, "\n");
+        if (n > 0 && (size_t)n <= room)
+            memcpy(out->rest + k->at, decl, (size_t)n);
+        else
+            ERR(&L, k->pos.line, k->pos.col, "a label this long does not fit its launch statement's line");
+    }
     if (!L.failed && out->n == 0) {
         diag_error(d, 1, 1, "no launch statement: write kernel NAME from \"FILE\" @gpuN grid G block B args (...)");
         L.failed = true;
@@ -398,6 +434,7 @@ void launch_file_free(launch_file *lf)
     for (int i = 0; i < lf->n; i++) {
         launch *k = &lf->v[i];
         free(k->kernel);
+        free(k->label);
         free(k->file);
         for (int a = 0; a < k->nargs; a++)
             free(k->args[a].name);

@@ -3,7 +3,8 @@
  * from compiled kernels, named by launch statements:
  *
  *   kernel producer from "mp.hip" @gpu0 grid 1 block 64 args (data, flag)
- *   kernel consumer from "mp.ll"  @gpu1 grid 1 block 2 args (data@1, flag, 7, heap_bases, rank) after producer
+ *   kernel consumer from "mp.ll"  @gpu1 grid 1 block 2 args (data@1, flag, 7, heap_bases) after producer
+ *   kernel ar as ar1 from "ar.ll" @gpu1 grid 1 block 1 args (x, 1, heap_bases)
  *
  * launch_parse reads the launch statements and hands back the rest of the
  * text, with every launch statement blanked (lines and columns kept), for
@@ -11,6 +12,7 @@
 #ifndef MEMSIM_LAUNCH_H
 #define MEMSIM_LAUNCH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../ir/diag.h"
@@ -33,6 +35,7 @@ typedef struct {
 
 typedef struct {
     char *kernel;    /* the kernel's name in the source (a mangled C++ name matches too) */
+    char *label;     /* `as LABEL`, else the kernel's name: what after and the host block call it */
     char *file;      /* the source or IR file, as written (relative to the launch file) */
     int gpu;
     int64_t grid, block;
@@ -41,12 +44,14 @@ typedef struct {
     char **after;    /* launches (by kernel name) that the host orders before this one */
     int nafter;
     srcpos pos;
+    int at;          /* offset of the statement in the text */
 } launch;
 
 typedef struct {
     launch *v;
     int n;
     char *rest;      /* the text for the .lit parser */
+    bool has_host;   /* a host block orders the launches (each becomes `kernel LABEL @gpuN` in rest) */
 } launch_file;
 
 /* -D NAME=VALUE overrides a `const NAME` of the file, as for .lit. */

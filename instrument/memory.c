@@ -88,7 +88,7 @@ static int lds_location(xlate *x, int64_t off, vtype_t ty)
 {
     test *t = x->t;
     char name[160];
-    snprintf(name, sizeof name, "lds_%s_g%d_wg%d_%lld", x->L->kernel, x->L->gpu, x->wg, (long long)off);
+    snprintf(name, sizeof name, "lds_%s_wg%d_%lld", x->kname, x->wg, (long long)off);
     for (int l = x->lds_first_loc; l < t->nlocs; l++)
         if (strcmp(t->locs[l].name, name) == 0) {
             if (!same_width(x, ty, t->locs[l].type, name))

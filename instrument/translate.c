@@ -90,6 +90,58 @@ static bool writes_cell(const test *t, const thread *th, const block *b, int cel
     return false;
 }
 
+/* The launch's threads in kernel (instance) kidx: grid x block threads, each
+ * translated; those that do nothing are left out (*idle counts them). */
+static void make_threads(xlate *x, LLVMValueRef fn, const val *args, int kidx, int *next_wg, int *next_wave, int *idle)
+{
+    test *t = x->t;
+    const launch *L = x->L;
+    char kname[256];
+    snprintf(kname, sizeof kname, "%s", t->kernels[kidx].name);
+    for (char *c = kname; *c; c++)
+        if (*c == '@')
+            *c = '_'; /* K@2, the second launch of K, names its threads K_2_... */
+    x->kname = kname;
+    int wave = x->m->nvptx ? 32 : 64;
+    x->lds_first_loc = t->nlocs;
+    for (int b = 0; b < L->grid && !x->failed; b++) {
+        int wg = (*next_wg)++;
+        int wave0 = *next_wave;
+        *next_wave += (int)((L->block + wave - 1) / wave);
+        for (int tid = 0; tid < L->block && !x->failed; tid++) {
+            t->threads = realloc(t->threads, (size_t)(t->nthreads + 1) * sizeof *t->threads);
+            thread *th = &t->threads[t->nthreads++];
+            memset(th, 0, sizeof *th);
+            char name[300];
+            snprintf(name, sizeof name, "%s_b%d_t%d", kname, b, tid);
+            th->name = strdup(name);
+            th->gpu = L->gpu;
+            th->wg = wg;
+            th->wg_label = b;
+            th->wave = wave0 + tid / wave;
+            th->kernel = kidx;
+            th->pos = L->pos;
+            x->th = th;
+            x->last_pos = (srcpos){0, 0};
+            x->tid = tid;
+            x->wg = b;
+            if (!translate_thread(x, fn, args, L->nargs))
+                break;
+            if (th->code.n == 0) {
+                /* a thread that does nothing (not even a barrier): only the
+                 * threads that touch memory or synchronize matter */
+                free(th->name);
+                for (int r = 0; r < th->nregs; r++)
+                    free(th->regs[r]);
+                free(th->regs);
+                t->nthreads--;
+                (*idle)++;
+            }
+        }
+    }
+    x->kname = NULL;
+}
+
 int instrument_test(test *t, const launch_file *lf, const instr_opts *o, instr_notes *notes, char *err, size_t errsz)
 {
     instr_opts opts = *o;
@@ -166,77 +218,48 @@ int instrument_test(test *t, const launch_file *lf, const instr_opts *o, instr_n
             }
             args[a] = val_known(addr);
         }
-        /* the launch's kernel */
-        t->kernels = realloc(t->kernels, (size_t)(t->nkernels + 1) * sizeof *t->kernels);
-        kernel *K = &t->kernels[t->nkernels];
-        memset(K, 0, sizeof *K);
-        int dup = 0;
-        for (int j = 0; j < lf->n; j++)
-            dup += strcmp(lf->v[j].kernel, L->kernel) == 0;
-        char kname[256];
-        if (dup > 1)
-            snprintf(kname, sizeof kname, "%s_gpu%d_%d", L->kernel, L->gpu, li);
-        else
-            snprintf(kname, sizeof kname, "%s", L->kernel);
-        K->name = strdup(kname);
-        K->gpu = L->gpu;
-        K->pos = L->pos;
-        int kidx = t->nkernels++;
-        int idle = 0;
-        int wave = m->nvptx ? 32 : 64;
-        x->lds_first_loc = t->nlocs;
-        for (int b = 0; b < L->grid && !x->failed; b++) {
-            int wg = next_wg++;
-            int wave0 = next_wave;
-            next_wave += (int)((L->block + wave - 1) / wave);
-            for (int tid = 0; tid < L->block && !x->failed; tid++) {
-                t->threads = realloc(t->threads, (size_t)(t->nthreads + 1) * sizeof *t->threads);
-                thread *th = &t->threads[t->nthreads++];
-                memset(th, 0, sizeof *th);
-                char name[300];
-                snprintf(name, sizeof name, "%s_b%d_t%d", kname, b, tid);
-                th->name = strdup(name);
-                th->gpu = L->gpu;
-                th->wg = wg;
-                th->wg_label = b;
-                th->wave = wave0 + tid / wave;
-                th->kernel = kidx;
-                th->pos = L->pos;
-                x->th = th;
-                x->last_pos = (srcpos){0, 0};
-                x->tid = tid;
-                x->wg = b;
-                if (!translate_thread(x, fn, args, L->nargs))
-                    break;
-                if (th->code.n == 0) {
-                    /* a thread that does nothing (not even a barrier): only the
-                     * threads that touch memory or synchronize matter */
-                    free(th->name);
-                    for (int r = 0; r < th->nregs; r++)
-                        free(th->regs[r]);
-                    free(th->regs);
-                    t->nthreads--;
-                    idle++;
-                }
-            }
+        int idle = 0, nthreads0 = t->nthreads;
+        if (lf->has_host) {
+            /* the host block made the kernels: one instance (LABEL or LABEL@n) per launch of it */
+            size_t ll = strlen(L->label);
+            for (int k = 0; k < first_kernel && !x->failed; k++)
+                if (strncmp(t->kernels[k].name, L->label, ll) == 0 &&
+                    (t->kernels[k].name[ll] == 0 || t->kernels[k].name[ll] == '@'))
+                    make_threads(x, fn, args, k, &next_wg, &next_wave, &idle);
+        } else {
+            t->kernels = realloc(t->kernels, (size_t)(t->nkernels + 1) * sizeof *t->kernels);
+            kernel *K = &t->kernels[t->nkernels];
+            memset(K, 0, sizeof *K);
+            int dup = 0;
+            for (int j = 0; j < lf->n; j++)
+                dup += strcmp(lf->v[j].label, L->label) == 0;
+            char kname[256];
+            if (dup > 1)
+                snprintf(kname, sizeof kname, "%s_gpu%d_%d", L->label, L->gpu, li);
+            else
+                snprintf(kname, sizeof kname, "%s", L->label);
+            K->name = strdup(kname);
+            K->gpu = L->gpu;
+            K->pos = L->pos;
+            make_threads(x, fn, args, t->nkernels++, &next_wg, &next_wave, &idle);
         }
+        if (idle && !x->failed)
+            xnote(x, "%s: %d of its %lld threads touch no memory and reach no barrier; they are left out", L->label,
+                  idle, (long long)(t->nthreads - nthreads0 + idle));
         for (int a = 0; a < L->nargs; a++)
             val_free(&args[a]);
         free(args);
         if (x->failed)
             goto out;
-        if (idle)
-            xnote(x, "%s: %d of its %lld threads touch no memory and reach no barrier; they are left out", kname, idle,
-                  (long long)(L->grid * L->block));
     }
-    /* launch order */
-    for (int li = 0; li < lf->n; li++) {
+    /* launch order (with a host block, the host block's) */
+    for (int li = 0; li < lf->n && !lf->has_host; li++) {
         const launch *L = &lf->v[li];
         kernel *K = &t->kernels[first_kernel + li];
         for (int a = 0; a < L->nafter; a++) {
             bool found = false;
             for (int j = 0; j < lf->n; j++)
-                if (strcmp(lf->v[j].kernel, L->after[a]) == 0 && j != li) {
+                if (strcmp(lf->v[j].label, L->after[a]) == 0 && j != li) {
                     K->after = realloc(K->after, (size_t)(K->nafter + 1) * sizeof *K->after);
                     K->after[K->nafter++] = first_kernel + j;
                     found = true;

@@ -55,6 +55,45 @@ int64_t normalize_value(vtype_t t, int64_t v)
     }
 }
 
+/* Whether block b has an instruction of SHMEM role `role` on location loc. */
+static bool block_uses(const block *b, int loc, int role)
+{
+    for (int i = 0; i < b->n; i++) {
+        const inst *in = &b->v[i];
+        if ((in->shmem_role == role && in->mem.loc == loc) || block_uses(&in->body, loc, role) ||
+            block_uses(&in->els, loc, role))
+            return true;
+    }
+    return false;
+}
+
+int64_t thread_group_fact(const test *t, int tid, int which)
+{
+    const thread *me = &t->threads[tid];
+    if (which == GROUP_BARRIER_ALL || which == GROUP_SYNC_ALL) {
+        const char *name = which == GROUP_BARRIER_ALL ? "__shmem_barrier_all" : "__shmem_sync_all";
+        int loc = -1;
+        for (int l = 0; l < t->nlocs && loc < 0; l++)
+            if (strcmp(t->locs[l].name, name) == 0)
+                loc = l;
+        int64_t n = 0;
+        for (int i = 0; i < t->nthreads; i++)
+            n += block_uses(&t->threads[i].code, loc, SHM_BARRIER);
+        return n;
+    }
+    bool wave = which == GROUP_WAVE_RANK || which == GROUP_WAVE_SIZE;
+    int64_t rank = 0, size = 0;
+    for (int i = 0; i < t->nthreads; i++) {
+        const thread *o = &t->threads[i];
+        if (o->host || o->gpu != me->gpu || o->wg != me->wg || (wave && o->wave != me->wave))
+            continue;
+        if (i < tid)
+            rank++;
+        size++;
+    }
+    return which == GROUP_WG_RANK || which == GROUP_WAVE_RANK ? rank : size;
+}
+
 void test_index_cells(test *t)
 {
     free(t->cell_owner);
@@ -237,6 +276,7 @@ void test_free(test *t)
     }
     free(t->kernels);
     cond_free(t->cond);
+    cond_free(t->filter);
     for (int i = 0; i < t->nexpects; i++)
         free(t->expects[i].model);
     free(t->expects);

@@ -92,7 +92,9 @@ typedef enum {
     I_BARRIER,  /* workgroup execution + memory barrier (__syncthreads) */
     I_ASSIGN,   /* dst = val */
     I_IF,       /* if val { body } else { els } */
-    I_AWAIT,    /* [dst =] await ld.ord.scope mem == want, or await atom.cas... == want */
+    I_AWAIT,    /* [dst =] await ld.ord.scope mem == want, or await atom.cas... == want;
+                   a ld await with val2: any of val2 consecutive cells from mem may satisfy
+                   it, and dst gets the first such index (SHMEM wait_until_any) */
     I_FOR,      /* for dst in val .. val2 step want { body } */
     I_WHILE,    /* while val { body } (do_while: do { body } while val), unrolled at most
                    `bound` times (val2: the loop's own bound, NULL: test.loop_bound);
@@ -274,6 +276,7 @@ typedef struct {
     int ngpus;           /* 1 + highest GPU index used anywhere */
     quant_t quant;
     cond *cond;          /* NULL when the test has no condition */
+    cond *filter;        /* herd's `filter`: only executions whose final state satisfies it exist (import/) */
     expectation *expects;
     int nexpects;
     int (*ssw)[2];       /* Vulkan system-synchronizes-with: thread pairs (import/) */
@@ -316,6 +319,8 @@ const char *vtype_name(vtype_t t);
 /* An operator as .lit and C write it. */
 const char *binop_spelling(binop_t op);
 int cell_loc(const test *t, int cell);                 /* location owning a cell */
+/* The value of an EX_GROUP expression (GROUP_*) in thread tid. */
+int64_t thread_group_fact(const test *t, int tid, int which);
 void test_index_cells(test *t);                        /* makes cell_loc O(1) */
 void cell_name(const test *t, int cell, char *buf, int size); /* "x" or "buf[3]" */
 void format_value(const test *t, int cell, int64_t v, char *buf, int size);

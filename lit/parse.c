@@ -803,19 +803,22 @@ static bool parse_stmt(parser *p, block *b)
         advance(p);
         in.kind = I_WHILE;
         in.do_while = tok_is(&tk, "do");
+        int while_line = tk.line;
         if (in.do_while) {
             ok = parse_block(p, &in.body);
             if (ok && !tok_is(&p->tok, "while")) {
                 ERR("expected 'while CONDITION' after the body of 'do { ... }'");
                 ok = false;
             } else if (ok) {
+                while_line = p->tok.line;
                 advance(p);
             }
             ok = ok && (in.val = parse_expr(p)) != NULL;
         } else {
             ok = (in.val = parse_expr(p)) != NULL;
         }
-        if (ok && tok_is(&p->tok, "bound")) {
+        /* `bound` on the line of `while` (a register named bound may start the next statement) */
+        if (ok && tok_is(&p->tok, "bound") && p->tok.line == while_line) {
             advance(p);
             ok = (in.val2 = parse_expr(p)) != NULL;
         }

@@ -44,6 +44,17 @@ static void check_candidate(explorer *e)
             continue;
         if (e->rf_of[ev] != last[R0->cell])
             return;
+        if (!await_msg[0] && R0->src->kind != I_AWAIT) {
+            /* A loop iteration that wrote nothing and read only final values
+             * repeats for ever (sim/symexec.c, while_again). */
+            char cn[96], val[48];
+            cell_name(t, R0->cell, cn, sizeof cn);
+            format_value(t, R0->cell, R0->value, val, sizeof val);
+            snprintf(await_msg, sizeof await_msg,
+                     "%s: thread %s loops forever: an iteration of its loop writes nothing and reads %s = %s, the "
+                     "last value written there, and the loop's condition still holds",
+                     test_pos_name(t, R0->src->pos, (char[512]){0}, 512), t->threads[R0->thread].name, cn, val);
+        }
         if (!await_msg[0]) {
             char cn[96], val[48];
             cell_name(t, R0->cell, cn, sizeof cn);

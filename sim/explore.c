@@ -36,6 +36,7 @@ int explore_once(const test *t, const explore_opts *o, explore_result *res)
         res->mr[m].m = o->models[m];
     if (t->cond) {
         collect_show(res, t->cond);
+        collect_show(res, t->filter);
     } else {
         for (int th = 0; th < t->nthreads; th++)
             for (int r = 0; r < t->threads[th].nregs; r++)

@@ -186,6 +186,36 @@ void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const
         }
         return;
     }
+    /* The final state over the part's show items. */
+    int64_t vals[MAX_SHOW];
+    int ns = sh->npshow[e->part];
+    for (int i = 0; i < ns; i++) {
+        const show_item *s = &sh->res->show[sh->pshow[e->part][i]];
+        if (s->is_mem) {
+            vals[i] = mem[s->cell];
+        } else {
+            const tpath *p = &e->tp[s->thread].v[e->choice[s->thread]];
+            vals[i] = sym_eval(&e->tp[s->thread], p->regs[s->reg], e->read_vals[s->thread]);
+        }
+    }
+    if (t->filter) {
+        /* herd's `filter`: only executions whose final state satisfies it
+         * exist.  A test with a filter is one part (parts.c), so every show
+         * item is this part's or untouched (its initial value). */
+        int64_t full[MAX_SHOW];
+        for (int i = 0; i < sh->res->nshow; i++) {
+            const show_item *s = &sh->res->show[i];
+            full[i] = 0;
+            if (s->is_mem) {
+                const location *L = &t->locs[cell_loc(t, s->cell)];
+                full[i] = L->init[s->cell - L->first_cell];
+            }
+        }
+        for (int i = 0; i < ns; i++)
+            full[sh->pshow[e->part][i]] = vals[i];
+        if (!cond_on_vals(sh->res, t->filter, full))
+            return;
+    }
     pm->consistent++;
     if (e->hang) {
         pm->hangs++;
@@ -200,18 +230,6 @@ void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const
             snprintf(pm->error_msg, sizeof pm->error_msg, "%s: thread %s: %s",
                      test_pos_name(t, e->error_at->pos, (char[512]){0}, 512), t->threads[e->error_thread].name, e->error);
             pm->error_key = e->key;
-        }
-    }
-    /* The final state over the part's show items. */
-    int64_t vals[MAX_SHOW];
-    int ns = sh->npshow[e->part];
-    for (int i = 0; i < ns; i++) {
-        const show_item *s = &sh->res->show[sh->pshow[e->part][i]];
-        if (s->is_mem) {
-            vals[i] = mem[s->cell];
-        } else {
-            const tpath *p = &e->tp[s->thread].v[e->choice[s->thread]];
-            vals[i] = sym_eval(&e->tp[s->thread], p->regs[s->reg], e->read_vals[s->thread]);
         }
     }
     int k = outcome_slot(pm, vals, ns, e->hang, e->error_at != NULL, e->key);

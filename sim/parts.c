@@ -53,6 +53,9 @@ void split_parts(shared *sh)
     for (int i = 0; i < t->nssw; i++)
         if (t->ssw[i][0] < n && t->ssw[i][1] < n)
             unite(parent, t->ssw[i][0], t->ssw[i][1]);
+    /* A filter judges whole executions: one part. */
+    for (int th = 1; t->filter && th < n; th++)
+        unite(parent, 0, th);
     int id[MAX_THREADS];
     for (int i = 0; i < n; i++)
         id[i] = -1;

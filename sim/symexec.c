@@ -13,6 +13,7 @@ typedef struct {
     const inst *loop;    /* a for loop's body frame: the loop, its counter and bound */
     int64_t cur, to, step;
     long iterations;
+    int ev_start;        /* a while loop: the first event of the current iteration */
 } frame;
 
 typedef struct {
@@ -35,6 +36,8 @@ typedef struct {
      * them for, and that fence. */
     uint64_t shm_sent, shm_fenced;
     const inst *shm_fence_at;
+    int snap[64];        /* registers at the start of the innermost while loop's iteration */
+    int snap_depth;      /* the frame depth that snap belongs to (0: none) */
 } pstate;
 
 typedef struct {
@@ -219,48 +222,6 @@ static bool known(sx *x, pstate *s, const expr *e, const char *what, int64_t *ou
     return known_origin(x, s, e, what, out, NULL);
 }
 
-/* Whether block b has an instruction of SHMEM role `role` on location loc. */
-static bool block_uses(const block *b, int loc, int role)
-{
-    for (int i = 0; i < b->n; i++) {
-        const inst *in = &b->v[i];
-        if ((in->shmem_role == role && in->mem.loc == loc) || block_uses(&in->body, loc, role) ||
-            block_uses(&in->els, loc, role))
-            return true;
-    }
-    return false;
-}
-
-/* EX_GROUP: the thread's place among the test's threads of its workgroup or
- * wavefront, or how many threads call barrier_all (sync_all). */
-static int64_t group_fact(sx *x, int which)
-{
-    const test *t = x->t;
-    const thread *me = x->th;
-    if (which == GROUP_BARRIER_ALL || which == GROUP_SYNC_ALL) {
-        const char *name = which == GROUP_BARRIER_ALL ? "__shmem_barrier_all" : "__shmem_sync_all";
-        int loc = -1;
-        for (int l = 0; l < t->nlocs && loc < 0; l++)
-            if (strcmp(t->locs[l].name, name) == 0)
-                loc = l;
-        int64_t n = 0;
-        for (int i = 0; i < t->nthreads; i++)
-            n += block_uses(&t->threads[i].code, loc, SHM_BARRIER);
-        return n;
-    }
-    bool wave = which == GROUP_WAVE_RANK || which == GROUP_WAVE_SIZE;
-    int64_t rank = 0, size = 0;
-    for (int i = 0; i < t->nthreads; i++) {
-        const thread *o = &t->threads[i];
-        if (o->host || o->gpu != me->gpu || o->wg != me->wg || (wave && o->wave != me->wave))
-            continue;
-        if (i < x->tid)
-            rank++;
-        size++;
-    }
-    return which == GROUP_WG_RANK || which == GROUP_WAVE_RANK ? rank : size;
-}
-
 static int eval_expr(sx *x, pstate *s, const expr *e)
 {
     const symheap *h = &x->t->heap;
@@ -298,7 +259,7 @@ static int eval_expr(sx *x, pstate *s, const expr *e)
         }
         return mk_address(x, HEAP_BASE(to) + (ptr - HEAP_BASE(from)), origin);
     }
-    case EX_GROUP: return mk_const(x, group_fact(x, (int)e->value));
+    case EX_GROUP: return mk_const(x, thread_group_fact(x->t, x->tid, (int)e->value));
     case EX_REG: return s->regs[e->reg];
     case EX_BIN: {
         int a = eval_expr(x, s, e->a);
@@ -730,6 +691,7 @@ static void named_barrier(sx *x, pstate *s, const inst *in)
 }
 
 static void step_inner(sx *x, pstate *s, const inst *in);
+static void snapshot_regs(sx *x, pstate *s);
 
 /* wait_until_any: the last iteration of the spin reads every variable; it
  * succeeds when one satisfies the comparison and returns the first such
@@ -828,7 +790,8 @@ static void step_inner(sx *x, pstate *s, const inst *in)
             fail(x, in, "%s", "blocks nested too deeply");
             return;
         }
-        s->stack[s->depth++] = (frame){.b = &in->body, .loop = in, .to = bound, .iterations = 1};
+        s->stack[s->depth++] = (frame){.b = &in->body, .loop = in, .to = bound, .iterations = 1, .ev_start = s->nev};
+        snapshot_regs(x, s);
         /* A while loop tests its condition first: as at the end of an
          * iteration, with none run yet. */
         if (!in->do_while) {
@@ -1013,6 +976,38 @@ static void step_inner(sx *x, pstate *s, const inst *in)
     s->ev[ridx].partner = s->nev - 1;
 }
 
+/* The registers at the start of a while loop's iteration (the innermost loop's). */
+static void snapshot_regs(sx *x, pstate *s)
+{
+    int n = x->th->nregs < 64 ? x->th->nregs : 64;
+    memcpy(s->snap, s->regs, (size_t)n * sizeof *s->regs);
+    s->snap_depth = s->depth;
+}
+
+/* Whether another iteration that reads the same values would leave every
+ * register as this one did: each register is unchanged (the same node, or
+ * the same constant) or holds a value this iteration read.  Anything else
+ * (a counter, a value computed from an earlier one) may differ next time. */
+static bool same_state_next_time(sx *x, const pstate *s, const frame *f)
+{
+    if (s->snap_depth != s->depth || x->th->nregs > 64)
+        return false;
+    const symnode *pool = x->out->pool;
+    for (int r = 0; r < x->th->nregs; r++) {
+        int a = s->snap[r], b = s->regs[r];
+        if (a == b || (pool[a].kind == S_CONST && pool[b].kind == S_CONST && pool[a].value == pool[b].value))
+            continue;
+        if (pool[b].kind != S_READ)
+            return false;
+        bool mine = false;
+        for (int k = f->ev_start; k < s->nev && !mine; k++)
+            mine = s->ev[k].kind == EV_R && s->ev[k].read == pool[b].a;
+        if (!mine)
+            return false;
+    }
+    return true;
+}
+
 /* The end of a while loop's iteration (or its entry): the condition decides;
  * a condition that depends on reads forks a path that leaves the loop.  True
  * when the body runs again; false when the loop is left or the path ended
@@ -1037,6 +1032,50 @@ static bool while_again(sx *x, pstate *s, frame *f)
         add_cons(s, c);
         s->ctrl |= deps_of(x, c);
     }
+    if (f->iterations > 0) {
+        /* An iteration that wrote nothing and after which the condition
+         * still holds repeats itself for ever if what it read were the final
+         * values: a fair scheduler would otherwise show it a later write.  That
+         * path is a hang (the explorer keeps it only when each of these reads
+         * reads its cell's last write), as an await's is; Dat3M's liveness
+         * check treats side-effect-free spin loops the same way. */
+        /* An RMW whose write stores the value it read is silent: looping on
+         * it changes nothing either (Dat3M's liveness treats such iterations
+         * as side-effect-free: CADP's exchange loops). */
+        bool writes = false;
+        for (int k = f->ev_start; k < s->nev && !writes; k++)
+            writes = s->ev[k].kind == EV_W && s->ev[k].partner < 0;
+        if (!writes && same_state_next_time(x, s, f)) {
+            pstate *h = state_copy(x, s);
+            int map[MAX_READS_PER_THREAD * 4 + 64], n = f->ev_start;
+            bool fits = h->nev - f->ev_start < (int)(sizeof map / sizeof map[0]);
+            for (int k = f->ev_start; fits && k < h->nev; k++) {
+                pevent *ev = &h->ev[k];
+                if (ev->kind == EV_W) {
+                    /* the silent write: its value is the one read; it is not an event */
+                    const pevent *rd = &h->ev[ev->partner];
+                    add_cons(h, mk_bin(x, BIN_EQ, ev->sym, rd->sym));
+                    map[k - f->ev_start] = -1;
+                    continue;
+                }
+                map[k - f->ev_start] = n;
+                h->ev[n++] = *ev;
+            }
+            if (fits) {
+                h->nev = n;
+                for (int k = f->ev_start; k < h->nev; k++) {
+                    if (h->ev[k].kind == EV_R) {
+                        h->ev[k].await_hang = true;
+                        h->ev[k].partner = -1;
+                    } else if (h->ev[k].partner >= f->ev_start) {
+                        h->ev[k].partner = map[h->ev[k].partner - f->ev_start];
+                    }
+                }
+                finish_path(x, h, true, NULL, NULL);
+            }
+            state_free(h);
+        }
+    }
     if (f->iterations >= f->to) {
         /* The bound is reached and the condition holds: the execution is
          * cut here, and reported as cut. */
@@ -1050,6 +1089,8 @@ static bool while_again(sx *x, pstate *s, frame *f)
     }
     f->iterations++;
     f->i = 0;
+    f->ev_start = s->nev;
+    snapshot_regs(x, s);
     return true;
 }
 

@@ -11,4 +11,10 @@ echo "exit status $rc"
 [ $rc -eq 3 ] || { echo "FAIL: expected exit status 3"; exit 1; }
 echo "$out" | grep -q "no CUDA or HIP GPU found" || { echo "FAIL: expected the plain message"; exit 1; }
 echo "$out" | grep -q "nothing run" || { echo "FAIL: expected 'nothing run'"; exit 1; }
+# The same for the kernel skeletons, folded or not.
+out=$(MEMSIM_LIBCUDA=/nonexistent/libcuda.so.1 MEMSIM_LIBHIP=/nonexistent/libamdhip64.so "$memsim" hwrun --fold-gpus "$lit/kernels" 2>&1)
+rc=$?
+echo "$out"
+[ $rc -eq 3 ] || { echo "FAIL: kernels: expected exit status 3, got $rc"; exit 1; }
+echo "$out" | grep -q "no CUDA or HIP GPU found.*nothing run" || { echo "FAIL: kernels: expected the plain message"; exit 1; }
 echo "ok"

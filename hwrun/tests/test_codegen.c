@@ -163,6 +163,40 @@ static void test_host_atomics_caveat(void)
     caveat_case("host_atomics_no_native_diff_gpu.lit", 0, false);   /* the test declares the platform: judged */
 }
 
+/* The kernel skeletons: Iris's translation on the device from the instance's heap-base table,
+ * with the bound; 8-bit locks as 32-bit CAS loops (CUDA) and 1-byte builtins (HIP); a barrier
+ * loop unrolled. */
+static void test_kernel_code(void)
+{
+    char *s = gen_src("kernels/k1_mp_fine.lit", BK_CUDA);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "u64 ms_hb[2];"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "const u64 a = ms_hb[pr] + "));       /* base[peer] + my offset */
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "if (wr == -1) { ms_st |= 4u; ms_ok = 0; } /* out of heap */"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "atom.release.sys.global.cas.b32"));
+    free(s);
+    s = gen_src("kernels/k1_translate_order_mismatch.lit", BK_CUDA);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "ms_tr("));                             /* translate(&dst[i], 0, 1) */
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "return (i64)(hb[to] + ((u64)p - hb[from]));"));
+    free(s);
+    s = gen_src("kernels/k4_prodcons_reset.lit", BK_CUDA);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "const u64 wa = (a) & ~3ull;"));       /* the word of the byte */
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "atom.acquire.gpu.global.cas.b32"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "/* Kernel host"));                    /* the host's fill as a kernel */
+    free(s);
+    s = gen_src("kernels/k4_prodcons_reset.lit", BK_HIP);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "__hip_atomic_compare_exchange_strong(MS_G(signed char, a)"));
+    free(s);
+    s = gen_src("kernels/k3_wgspec_barrier.lit", BK_CUDA);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "(unrolled)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(s, "__syncthreads(); /* barrier 2 of the test */"));
+    free(s);
+}
+
 void add_codegen_tests(void)
 {
     CU_pSuite s = CU_add_suite("hwrun code generation", NULL, NULL);
@@ -172,4 +206,5 @@ void add_codegen_tests(void)
     CU_add_test(s, "HIP spellings", test_hip_spellings);
     CU_add_test(s, "syntactic dependencies survive", test_false_dependency_kept);
     CU_add_test(s, "host atomics across devices: platform caveat", test_host_atomics_caveat);
+    CU_add_test(s, "kernel skeletons: heap translation, i8 CAS loops, unrolled barrier loops", test_kernel_code);
 }

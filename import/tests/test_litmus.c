@@ -218,11 +218,22 @@ static void test_errors(void)
     t = parse("PTX p\n{ x=0; }\n P0@cta 0,gpu 0 ;\n fence.proxy.alias ;\n", &d);
     CU_ASSERT_TRUE(import_unsupported(&d));
     diag_free(&d);
-    /* A loop that is not a spin-wait. */
+    /* A loop that is not a spin-wait: a bounded do-while (I_WHILE). */
     t = parse("PTX loop\n{ x=0; }\n P0@cta 0,gpu 0 ;\n LC00: ;\n st.weak x, 1 ;\n goto LC00 ;\n", &d);
+    CU_ASSERT_PTR_NOT_NULL(t);
+    if (t) {
+        CU_ASSERT_EQUAL(t->threads[0].code.n, 1);
+        CU_ASSERT_EQUAL(t->threads[0].code.v[0].kind, I_WHILE);
+        CU_ASSERT_TRUE(t->threads[0].code.v[0].do_while);
+        test_free(t);
+    }
+    diag_free(&d);
+    /* A loop that starts inside a branch and ends after it. */
+    t = parse("PTX loop2\n{ x=0; }\n P0@cta 0,gpu 0 ;\n beq r0, 1, LC01 ;\n LC00: ;\n st.weak x, 1 ;\n LC01: ;\n"
+              " goto LC00 ;\n", &d);
     CU_ASSERT_PTR_NULL(t);
     CU_ASSERT_TRUE(import_unsupported(&d));
-    CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "loop"));
+    CU_ASSERT_PTR_NOT_NULL(d.msg && strstr(d.msg, "loop"));
     diag_free(&d);
     /* Not unsupported: mistakes. */
     t = parse("PTX bad\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0 ;\n", &d);

@@ -60,10 +60,10 @@ __global__ void fill(int *data, int n)
         data[i] = i + 1;
 }
 
-// Floating-point arithmetic on a value read from memory: not modelled.
+// A decision on a float read from memory: not modelled (arithmetic is abstracted).
 __global__ void scale(float *x, int *out)
 {
-    out[0] = (int)(x[0] / 3.0f);
+    out[0] = x[0] / 3.0f > 1.0f ? 2 : 1;
 }
 
 // A spin on a plain load: -O1 reads the flag once, before an endless loop.
@@ -74,4 +74,22 @@ __global__ void mp_consumer_plain(int *data, int *flag, int *out)
         }
         *out = data[0];
     }
+}
+
+// Floats: a tile computed with float arithmetic (abstracted), published with a release;
+// the reader adds to a float counter with a hardware float atomic (exact).
+__global__ void fsum(float *a, float *b, float *out, int *flag)
+{
+    out[threadIdx.x] = a[threadIdx.x] * 2.0f + b[threadIdx.x];
+    __syncthreads();
+    if (threadIdx.x == 0)
+        __hip_atomic_store(flag, 1, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
+}
+
+__global__ void fread(float *out, int *flag, float *res)
+{
+    while (__hip_atomic_load(flag, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_SYSTEM) == 0) {
+    }
+    res[0] = out[1] + 0.5f;
+    atomicAdd(&res[1], 1.5f);
 }

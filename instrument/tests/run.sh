@@ -35,9 +35,9 @@ if [ $hip = 1 ]; then
     # the other launches read the same kernels compiled once (the suite stays fast)
     clang-22 -x hip --offload-arch=gfx942 --cuda-device-only -nogpulib -D__AMDGCN_WAVEFRONT_SIZE=64 -emit-llvm -S -O1 \
         -g "$here/kernels.hip" -o "$tmp/kernels.ll" || fail "clang-22 kernels.hip"
-    for f in mp_agent.lit tile.lit fill.lit scale.lit mp_plain_spin.lit; do sed 's/"kernels.hip"/"kernels.ll"/' "$here/$f" >"$tmp/$f"; done
+    for f in mp_agent.lit tile.lit fill.lit scale.lit mp_plain_spin.lit float.lit iterations.lit; do sed 's/"kernels.hip"/"kernels.ll"/' "$here/$f" >"$tmp/$f"; done
     dir=$tmp
-    for f in mp_agent.lit tile.lit fill.lit mp_plain_spin.lit; do check "$f"; done
+    for f in mp_agent.lit tile.lit fill.lit mp_plain_spin.lit float.lit iterations.lit; do check "$f"; done
     out=$("$memsim" kernel "$tmp/tile.lit" -D NOBAR=1 --model src11,ptx -q 2>&1)
     echo "$out" | grep -q "src11: race (MISMATCH)  ptx: fails (MISMATCH)" || fail "tile NOBAR=1: $out"
     # diagnoses name the kernel's source lines
@@ -47,8 +47,11 @@ if [ $hip = 1 ]; then
         fail "mp_agent diagnosis: $out"
     # errors: the instruction, the function, the line; the unroll bound
     out=$("$memsim" kernel "$tmp/scale.lit" 2>&1); rc=$?
-    [ $rc = 2 ] && echo "$out" | grep -q "kernels.hip:66:25: error: floating-point arithmetic" &&
-        echo "$out" | grep -q "in function _Z5scalePfPi, instruction: %4 = fdiv" || fail "scale: exit $rc: $out"
+    [ $rc = 2 ] && echo "$out" | grep -q "kernels.hip:66:26: error: a comparison of floating-point values read from memory" &&
+        echo "$out" | grep -q "in function _Z5scalePfPi, instruction: %5 = fcmp" || fail "scale: exit $rc: $out"
+    out=$("$memsim" kernel "$tmp/float.lit" 2>&1)
+    echo "$out" | grep -q "Abstraction: floating-point arithmetic on values read from memory is abstracted" ||
+        fail "float: no abstraction note: $out"
     out=$("$memsim" kernel "$tmp/fill.lit" -D N=40 2>&1); rc=$?
     [ $rc = 2 ] && echo "$out" | grep -q "kernels.hip:59:5: error: a loop runs more than 32 iterations" ||
         fail "fill N=40: exit $rc: $out"

@@ -193,7 +193,37 @@ static const struct {
     {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { st x, $ }\n", "t.lit:3:28: error: unexpected character '$'"},
     {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { x = 1 }\n", "'x' is a memory location; a register cannot share its name"},
     {"test t\n", "the test has no threads"},
+    {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { do { r0 = ld x } until r0 == 1 }\n",
+     "expected 'while CONDITION' after the body of 'do { ... }'"},
+    {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { bar.arrive 1 }\n", "bar.arrive needs a thread count"},
+    {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { __syncthreads 1 }\n", "__syncthreads takes no operands"},
 };
+
+/* General loops and named barriers with a thread count (docs/language.md §11.4, §11.7). */
+static void test_loops_and_counted_barriers(void)
+{
+    test *t = parse("test w\nconst B = 3\nmemory { x: i32 }\nthread P @gpu0.wg0 {\n  r0 = 0\n"
+                    "  while r0 == 0 bound B { r0 = ld.relaxed.sys x }\n"
+                    "  do { r1 = ld x } while r1 != 2\n  bound = 1\n  bar.sync 2, 4\n  bar.arrive 3, 2\n  barrier\n}\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    const block *b = &t->threads[0].code;
+    CU_ASSERT_EQUAL_FATAL(b->n, 7);
+    CU_ASSERT_EQUAL(b->v[1].kind, I_WHILE);
+    CU_ASSERT_FALSE(b->v[1].do_while);
+    CU_ASSERT_PTR_NOT_NULL(b->v[1].val2); /* bound B */
+    CU_ASSERT_EQUAL(b->v[2].kind, I_WHILE);
+    CU_ASSERT_TRUE(b->v[2].do_while);
+    CU_ASSERT_PTR_NULL(b->v[2].val2);     /* `bound = 1` on the next line is a statement */
+    CU_ASSERT_EQUAL(b->v[3].kind, I_ASSIGN);
+    CU_ASSERT_EQUAL(b->v[4].kind, I_BARRIER);
+    CU_ASSERT_EQUAL(b->v[4].bar_id->value, 2);
+    CU_ASSERT_EQUAL(b->v[4].bar_quorum->value, 4);
+    CU_ASSERT_FALSE(b->v[4].bar_arrive);
+    CU_ASSERT_TRUE(b->v[5].bar_arrive);
+    CU_ASSERT_PTR_NULL(b->v[6].bar_id);   /* the workgroup barrier */
+    CU_ASSERT_EQUAL(t->loop_bound, 0);
+    test_free(t);
+}
 
 /* i8: one byte in the heap (the next i32 is aligned to 4), and await with
  * the ordering comparisons. */
@@ -263,5 +293,6 @@ void add_parse_tests(void)
     CU_add_test(s, "kernels and host order", test_kernels);
     CU_add_test(s, "i8 and await comparisons", test_i8_and_await_ops);
     CU_add_test(s, "error messages", test_errors);
+    CU_add_test(s, "while loops and barriers with a count", test_loops_and_counted_barriers);
     CU_add_test(s, "every prefix of a file", test_prefixes);
 }
