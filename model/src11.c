@@ -33,8 +33,9 @@ static void src11_check(const base *b, model_verdict *v)
         v->failed = "hb-irreflexive";
         return;
     }
-    /* Coherence: irreflexive(hb ; eco?) */
-    if (!irreflexive(S(hb, opt(eco)))) {
+    /* Coherence: irreflexive(hb ; eco?).  hb is irreflexive here, so this is
+     * empty(hb & eco^-1), without composing two relations. */
+    if (!is_empty(I(hb, inv(eco)))) {
         v->failed = "Coherence";
         return;
     }
@@ -51,7 +52,10 @@ static void src11_check(const base *b, model_verdict *v)
         R sc_l = U(id(b->SC), S(id(b->FSC), opt(hb)));
         R sc_r = U(id(b->SC), S(opt(hb), id(b->FSC)));
         R psc_base = S(S(sc_l, scb), sc_r);
-        R psc_f = restr(b->FSC, U(hb, S(S(hb, eco), hb)), b->FSC);
+        /* [FSC] ; (hb | hb ; eco ; hb) ; [FSC], composed from the fences' rows
+         * only (the same relation; most rows of hb ; eco are not fences'). */
+        R hb_from_f = restr(b->FSC, hb, set_all());
+        R psc_f = U(restr(b->FSC, hb, b->FSC), S(S(hb_from_f, eco), restr(set_all(), hb, b->FSC)));
         if (!acyclic(I(incl, U(psc_base, psc_f)))) {
             v->failed = "SC";
             return;
