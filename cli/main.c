@@ -50,7 +50,7 @@ static void usage(FILE *f)
             "\n"
             "options:\n"
             "  --model M[,M...]  models to check under: src11 (default), ptx, sc, vulkan, or all\n"
-            "                    (vulkan-dat3m: Dat3M's vulkan.cat variant, not in all)\n"
+            "                    (vulkan-dat3m, ptx75: Dat3M's vulkan.cat and ptx-v7.5.cat with proxies; not in all)\n"
             "  --json            print JSON instead of text\n"
             "  --herd-log        print herd7's log format (for mcompare7; one model per log)\n"
             "  --dot FILE        write a witness execution (first model) as Graphviz dot\n"
@@ -134,8 +134,13 @@ static int add_path(options *o, const char *path)
     return rc;
 }
 
+/* Whether the user named the models: if not, a test with PTX proxies runs under ptx75
+ * (the one model that reads them) rather than the default src11. */
+static bool models_named;
+
 static int parse_models(options *o, const char *spec)
 {
+    models_named = true;
     o->ex.nmodels = 0;
     if (strcmp(spec, "all") == 0) {
         for (int i = 0; all_models[i] && i < MAX_MODELS; i++)
@@ -146,7 +151,7 @@ static int parse_models(options *o, const char *spec)
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         const model *m = model_find(tok);
         if (!m) {
-            fprintf(stderr, "memsim: error: unknown model '%s' (models: src11 ptx sc vulkan, or all; variant: vulkan-dat3m)\n", tok);
+            fprintf(stderr, "memsim: error: unknown model '%s' (models: src11 ptx sc vulkan, or all; variants: vulkan-dat3m ptx75)\n", tok);
             free(copy);
             return -1;
         }
@@ -401,7 +406,12 @@ int main(int argc, char **argv)
             t->loop_bound = o.loop_bound;
         explore_result r;
         o.ex.first = first_for(&o, t);
-        if (explore(t, &o.ex, &r) != 0) {
+        explore_opts ex = o.ex;
+        if (t->uses_proxies && !models_named) {
+            ex.models[0] = &model_ptx75;
+            ex.nmodels = 1;
+        }
+        if (explore(t, &ex, &r) != 0) {
             fprintf(stderr, "%s\n", r.err);
             explore_result_free(&r);
             test_free(t);

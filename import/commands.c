@@ -331,7 +331,10 @@ int memsim_check_corpus_main(int argc, char **argv)
         diag_free(&d);
         if (loop_bound)
             t->loop_bound = loop_bound;
-        const model *m = forced ? forced : (is_alloy || arch == LITMUS_VULKAN) ? &model_vulkan : &model_ptx;
+        const model *m = forced                                 ? forced
+                         : (is_alloy || arch == LITMUS_VULKAN) ? &model_vulkan
+                         : t->uses_proxies                     ? &model_ptx75
+                                                               : &model_ptx;
         if (is_alloy && m == &model_vulkan) {
             for (int k = 0; k < ex.n; k++) {
                 bool sat = false;
@@ -368,8 +371,17 @@ int memsim_check_corpus_main(int argc, char **argv)
             explore_opts o = {.models = {m}, .nmodels = 1};
             explore_result r;
             if (explore(t, &o, &r) != 0) {
-                errors++;
-                snprintf(msg, sizeof msg, "ERROR %s", r.err);
+                if (strstr(r.err, "unsupported:")) {
+                    bool ok = allow && strstr(r.err, allow);
+                    if (ok)
+                        unsupported_allowed++;
+                    else
+                        unsupported++;
+                    snprintf(msg, sizeof msg, "UNSUPPORTED%s %s", ok ? " (allowed)" : "", r.err);
+                } else {
+                    errors++;
+                    snprintf(msg, sizeof msg, "ERROR %s", r.err);
+                }
                 strs_add(&report, strdup(msg));
             } else {
                 bool holds = races      ? r.mr[0].nraces == 0

@@ -432,10 +432,31 @@ static bool rmw_word(const char *w, rmwop_t *r, bool *unsup)
     return false;
 }
 
-static bool is_proxy_word(const char *w)
+/* generic, surface, texture, constant (LitmusPTX.g4 proxyType, lines 45-50). */
+static bool proxy_word(const char *w, uint8_t *out)
 {
-    return strcmp(w, "proxy") == 0 || strcmp(w, "tld") == 0 || strcmp(w, "suld") == 0 || strcmp(w, "cold") == 0 ||
-           strcmp(w, "sust") == 0 || strcmp(w, "suatom") == 0 || strcmp(w, "sured") == 0;
+    static const char *const names[] = {"generic", "surface", "texture", "constant"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(w, names[i]) == 0) {
+            *out = (uint8_t)i;
+            return true;
+        }
+    return false;
+}
+
+/* The generic instruction a proxy access stands for, and its proxy; NULL for others. */
+static const char *proxy_access(const char *h, proxy_t *proxy)
+{
+    static const struct { const char *name, *generic; proxy_t proxy; } acc[] = {
+        {"tld", "ld", PROXY_TEXTURE},   {"suld", "ld", PROXY_SURFACE},    {"cold", "ld", PROXY_CONSTANT},
+        {"sust", "st", PROXY_SURFACE},  {"suatom", "atom", PROXY_SURFACE}, {"sured", "red", PROXY_SURFACE},
+    };
+    for (size_t i = 0; i < sizeof acc / sizeof acc[0]; i++)
+        if (strcmp(h, acc[i].name) == 0) {
+            *proxy = acc[i].proxy;
+            return acc[i].generic;
+        }
+    return NULL;
 }
 
 /* dst = a op b as a local computation. */
@@ -523,8 +544,28 @@ static void ptx_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *i
 {
     const char *h = m->w[0];
     it->kind = IT_INST;
-    if (is_proxy_word(h)) {
-        err_at(p, m->at[0], "unsupported: PTX proxies ('%s': texture, surface and constant proxies)", h);
+    /* fence.proxy.P and fence.proxy.alias (Dat3M's LitmusPTX.g4 lines 145-151): a fence tagged
+     * with the proxy P only, or with ALIAS only (VisitorLitmusPTX.java visitFenceProxy and
+     * visitFenceAlias); no order, no scope. */
+    if (strcmp(h, "fence") == 0 && m->n >= 2 && strcmp(m->w[1], "proxy") == 0) {
+        inst in = new_inst(I_FENCE, it->pos);
+        in.ord = ORD_RELAXED;
+        in.scope = SCOPE_NONE;
+        in.proxy_fence = true;
+        const char *w = m->n == 3 ? m->w[2] : "";
+        if (strcmp(w, "alias") == 0) {
+            in.proxy = PROXY_NONE;
+            in.proxy_alias = true;
+        } else if (!proxy_word(w, &in.proxy)) {
+            err_at(p, m->at[m->n > 2 ? 2 : 0], "expected fence.proxy.texture, .surface, .constant, .generic or .alias");
+            return;
+        }
+        if (nops) {
+            err_at(p, ops[0].at, "a fence takes no operands");
+            return;
+        }
+        p->t->uses_proxies = true;
+        it->in = in;
         return;
     }
     if (strcmp(h, "fence") == 0 || strcmp(h, "membar") == 0) {
@@ -604,6 +645,14 @@ static void ptx_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *i
         it->in = in;
         return;
     }
+    /* Accesses through a proxy (LitmusPTX.g4 lines 265-285): tld (texture), suld and sust
+     * (surface), cold (constant), suatom and sured (surface). */
+    proxy_t proxy = PROXY_GENERIC;
+    const char *generic_name = proxy_access(h, &proxy);
+    if (generic_name) {
+        h = generic_name;
+        p->t->uses_proxies = true;
+    }
     bool ld = strcmp(h, "ld") == 0, st = strcmp(h, "st") == 0, atom = strcmp(h, "atom") == 0,
          red = strcmp(h, "red") == 0;
     if (!ld && !st && !atom && !red) {
@@ -624,6 +673,8 @@ static void ptx_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *i
     const char *words[MAXMOD];
     for (int i = 0; i < m->n; i++)
         words[i] = m->w[i];
+    words[0] = h;
+    in.proxy = (uint8_t)proxy;
     ptx_access a;
     char why[256];
     int bad = ptx_access_read(words, m->n, &a, why, sizeof why);
@@ -1340,9 +1391,40 @@ static bool parse_init(lp *p, const char *s, const char *end, reg_init **rinits,
             t->locs[l].init[0] = t->locs[base].init[0];
             continue;
         }
+        /* y @ generic aliases x; s @ surface aliases x  (LitmusPTX.g4 lines 41-43): another
+         * virtual address of x's physical location (ProgramBuilder.initVirLocEqLocAlias*).  A
+         * generic alias is its own generic address; a proxy alias's generic address is the
+         * location it aliases (VirtualMemoryObject.java lines 25-29). */
+        if (nw - k == 5 && word_eq(w[k + 1].s, w[k + 1].n, "@") && word_eq(w[k + 3].s, w[k + 3].n, "aliases")) {
+            char pw[16] = {0};
+            uint8_t proxy = PROXY_NONE;
+            if (w[k + 2].n < sizeof pw)
+                memcpy(pw, w[k + 2].s, w[k + 2].n);
+            if (!proxy_word(pw, &proxy)) {
+                err_at(p, w[k + 2].at, "expected generic, surface, texture or constant");
+                return false;
+            }
+            int target = find_loc(p->t, w[k + 4].s, w[k + 4].n);
+            if (target < 0) {
+                err_at(p, w[k + 4].at, "'%.*s' aliases a location not declared before it", (int)w[k + 4].n, w[k + 4].s);
+                return false;
+            }
+            if (find_loc(p->t, w[k].s, w[k].n) >= 0) {
+                err_at(p, w[k].at, "'%.*s' is declared twice", (int)w[k].n, w[k].s);
+                return false;
+            }
+            int l = add_loc(p, w[k].s, w[k].n, 0, pos_of(p, w[k].at));
+            test *t = p->t;
+            t->ncells--; /* shares the cell of its physical location */
+            t->locs[l].first_cell = t->locs[target].first_cell;
+            t->locs[l].init[0] = t->locs[target].init[0];
+            t->locs[l].generic_of = proxy == PROXY_GENERIC ? 0 : 1 + target;
+            t->uses_proxies = true;
+            continue;
+        }
         for (int i = k; i < nw; i++)
             if (word_eq(w[i].s, w[i].n, "@") || word_eq(w[i].s, w[i].n, "aliases")) {
-                err_at(p, w[i].at, "unsupported: PTX proxies (a location declared as an alias through another proxy)");
+                err_at(p, w[i].at, "expected 'name @ proxy aliases location'");
                 return false;
             }
         if (nw - k != 3 || !word_eq(w[k + 1].s, w[k + 1].n, "=")) {

@@ -190,6 +190,11 @@ static void lit_inst(wr *w, const thread *th, const inst *in, int depth)
              w->t->file, in->pos.line, in->pos.col);
         return;
     }
+    if (in->proxy != PROXY_GENERIC || in->proxy_fence) {
+        fail(w, "%s:%d:%d: PTX proxies (texture/surface/constant accesses, fence.proxy) cannot be written as .lit",
+             w->t->file, in->pos.line, in->pos.col);
+        return;
+    }
     lit_mods(in, mods, sizeof mods);
     const char *dst = in->dst >= 0 ? th->regs[in->dst] : NULL;
     switch (in->kind) {
@@ -705,6 +710,12 @@ static void ptx_inst(ptxw *p, const inst *in)
     char sem[64], mem[96], a[64], b[64], d[64];
     if (in->vk & VK_GIVEN) {
         fail(w, "%s:%d:%d: Vulkan attributes cannot be written as PTX", w->t->file, in->pos.line, in->pos.col);
+        return;
+    }
+    if (in->proxy != PROXY_GENERIC || in->proxy_fence) {
+        /* The PTX writer writes what the ptx model reads; proxies are ptx75's. */
+        fail(w, "%s:%d:%d: PTX proxies are not written back (texture/surface/constant accesses, fence.proxy)",
+             w->t->file, in->pos.line, in->pos.col);
         return;
     }
     switch (in->kind) {

@@ -41,7 +41,13 @@ typedef struct {
     gran_t gran;
     char *alloc;      /* allocator named in the source, or NULL */
     srcpos pos;
+    int generic_of;   /* PTX `s @ surface aliases x`: 1 + the location whose generic (virtual)
+                         address s is (Dat3M's VirtualMemoryObject.genericAddress); 0: its own */
 } location;
+
+/* PTX proxies (ptx-v7.5.cat lines 17-21, 47): the path an access takes to memory.
+ * PROXY_GENERIC is 0, so every other front end's accesses are generic. */
+typedef enum { PROXY_GENERIC = 0, PROXY_SURFACE, PROXY_TEXTURE, PROXY_CONSTANT, PROXY_NONE } proxy_t;
 
 typedef enum {
     EX_CONST = 0, EX_REG, EX_BIN, EX_NEG, EX_NOT, EX_BNOT,
@@ -137,6 +143,13 @@ typedef struct inst {
     /* Desugared from a SHMEM device call (lit/parse_shmem.c, docs/models.md §7). */
     int shmem;        /* 1 + index in test.shmem_calls, or 0 */
     uint8_t shmem_role; /* SHM_* below */
+    /* PTX proxies (import/litmus.c): the proxy of an access (tld: texture, sust: surface, ...)
+     * or of a fence.proxy.P; a fence.proxy.alias has PROXY_NONE and proxy_alias (Dat3M tags it
+     * ALIAS and no proxy, VisitorLitmusPTX.java visitFenceAlias).  A fence.proxy orders nothing
+     * by itself (ord ORD_RELAXED): only ptx-v7.5.cat's proxy-preserved causality reads it. */
+    uint8_t proxy;
+    bool proxy_fence;
+    bool proxy_alias;
 } inst;
 
 /* What an instruction desugared from a SHMEM call stands for. */
@@ -293,6 +306,8 @@ typedef struct {
     shmem_call *shmem_calls; /* the SHMEM calls statements were desugared from */
     int nshmem_calls;
     int loop_bound;      /* iterations a `while` loop without its own bound may run (0: LOOP_BOUND_DEFAULT) */
+    bool uses_proxies;   /* PTX proxies (non-generic accesses, proxy fences, `@ P aliases`): only a
+                            model with .proxies (ptx75) reads them; the others refuse the test */
 } test;
 
 /* The unrolling bound of loops that give none (memsim --loop-bound N overrides it). */

@@ -40,6 +40,21 @@ bool scopes_include(const test *t, const event *a, const event *b)
     return include_each_other(a, event_scope(t, a), b, event_scope(t, b));
 }
 
+static int generic_address_of(const test *t, const event *e)
+{
+    int l = e->src ? e->src->mem.loc : -1;
+    if (l < 0 || l >= t->nlocs)
+        return -1;
+    return t->locs[l].generic_of ? t->locs[l].generic_of - 1 : l;
+}
+
+bool same_access_path(const test *t, const event *a, const event *b)
+{
+    if (!t->uses_proxies || a->kind == EV_IW || b->kind == EV_IW || !a->src || !b->src)
+        return true;
+    return a->src->proxy == b->src->proxy && generic_address_of(t, a) == generic_address_of(t, b);
+}
+
 void base_compute(base *b, const execution *x)
 {
     rel *storage = rel_new();

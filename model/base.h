@@ -31,4 +31,11 @@ scope_t event_scope(const test *t, const event *e);
  * scope instance.  Needs kind, thread, cell, ord, scope, gpu, wg, wave. */
 bool scopes_include(const test *t, const event *a, const event *b);
 
+/* Do two accesses reach their cell the same way: the same proxy through the same
+ * generic (virtual) address?  Always true in a test without PTX proxies.  The
+ * explorer's shortcuts (a thread reads its own latest write, reads along po are
+ * coherent, CoWR and CoRW) hold only for such pairs: under ptx-v7.5.cat, causality
+ * between other pairs needs proxy fences (model/ptx75.c). */
+bool same_access_path(const test *t, const event *a, const event *b);
+
 #endif

@@ -6,7 +6,7 @@
 const model *const all_models[] = {&model_src11, &model_ptx, &model_sc, &model_vulkan, NULL};
 
 /* Variants that a name selects but `all` leaves out (they exist to compare with another tool). */
-static const model *const variant_models[] = {&model_vulkan_dat3m, NULL};
+static const model *const variant_models[] = {&model_vulkan_dat3m, &model_ptx75, NULL};
 
 const model *model_find(const char *name)
 {
@@ -87,7 +87,9 @@ bool final_state_coherent(const base *b)
             if (!rel_has(b->rf, w, r) || set_has(b->IW, w))
                 continue;
             for (int w2 = 0; w2 < rel_n(); w2++) {
-                if (w2 == w || !set_has(b->Wr, w2) || !rel_has(b->sloc, w2, r))
+                if (w2 == w || !set_has(b->Wr, w2) || !rel_has(b->sloc, w2, r) ||
+                    !same_access_path(b->x->t, &b->x->ev[w2], &b->x->ev[r]) ||
+                    !same_access_path(b->x->t, &b->x->ev[w], &b->x->ev[r]))
                     continue;
                 if (rel_has(b->po, w2, r) && !rel_has(b->co, w2, w))
                     return false;

@@ -23,6 +23,7 @@ typedef struct model {
     const char *name;
     const char *title;
     bool races_are_ub;
+    bool proxies;        /* reads PTX proxies (test.uses_proxies); the other models refuse such tests */
     void (*check)(const base *b, model_verdict *out);
     /* For pruning: an order that only grows as rf grows and that every
      * consistent completion respects: same-location writes it orders are in
@@ -32,7 +33,7 @@ typedef struct model {
     R (*prune_order)(const base *b);
 } model;
 
-extern const model model_src11, model_ptx, model_sc, model_vulkan;
+extern const model model_src11, model_ptx, model_sc, model_vulkan, model_ptx75;
 extern const model *const all_models[];   /* NULL-terminated */
 const model *model_find(const char *name);
 

@@ -342,10 +342,11 @@ int build_combination(explorer *e)
         }
         int c = x->ev[i].cell;
         /* The latest po-earlier write of the same thread to this cell, if any:
-         * every model's coherence forbids reading anything older of its own. */
+         * every model's coherence forbids reading anything older of its own
+         * (or po-later) -- through the same proxy and address (same_access_path). */
         int own = -1;
         for (int j = e->first_ev[x->ev[i].thread]; j < i; j++)
-            if (x->ev[j].kind == EV_W && x->ev[j].cell == c)
+            if (x->ev[j].kind == EV_W && x->ev[j].cell == c && same_access_path(t, &x->ev[j], &x->ev[i]))
                 own = j;
         /* Sources whose value is known without the search and breaks a
          * constraint on this read alone are dropped here. */
@@ -359,7 +360,7 @@ int build_combination(explorer *e)
             if (x->ev[j].kind != EV_W || x->ev[j].cell != c)
                 continue;
             int wt = thread_of_event(e, j);
-            if (wt == th && j != own)
+            if (wt == th && j != own && same_access_path(t, &x->ev[j], &x->ev[i]))
                 continue;
             const tpath *wp = &e->tp[wt].v[e->choice[wt]];
             int64_t v;

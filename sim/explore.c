@@ -44,6 +44,16 @@ int explore_once(const test *t, const explore_opts *o, explore_result *res)
         for (int c = 0; c < t->ncells; c++)
             add_show(res, (show_item){.is_mem = true, .cell = c});
     }
+    /* PTX proxies change what orders what: a model that does not read them would give a
+     * verdict for another program. */
+    for (int m = 0; m < o->nmodels && t->uses_proxies; m++)
+        if (!o->models[m]->proxies) {
+            snprintf(res->err, sizeof res->err,
+                     "%s: error: unsupported: PTX proxies under model %s (only ptx75, Dat3M's ptx-v7.5.cat, "
+                     "reads texture/surface/constant accesses, fence.proxy and proxy aliases)",
+                     t->file, o->models[m]->name);
+            return -1;
+        }
     /* Every front end builds the IR: check what the condition names. */
     for (int i = 0; i < res->nshow; i++) {
         const show_item *sv = &res->show[i];

@@ -54,6 +54,7 @@ static event event_of(const test *t, int th, const pevent *pe)
     ev.wg = t->threads[th].wg;
     ev.wave = t->threads[th].wave;
     ev.rmw_partner = -1;
+    ev.src = pe->src;
     return ev;
 }
 
@@ -242,6 +243,8 @@ static bool path_feasible(const env *E, int th, const tpath *p)
             if (r1->kind != EV_R || r1->cell != r->cell)
                 continue;
             event e1 = event_of(t, th, r1);
+            if (!same_access_path(t, &e1, &e2))
+                continue; /* PTX proxies: no read-read coherence across proxies */
             sources s1 = read_sources(E, th, p, j, &e1, &e2);
             if (s1.other && !s1.init && s1.strong_only)
                 return false;                                    /* (b) */

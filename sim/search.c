@@ -139,6 +139,8 @@ static bool hang_reads_can_be_last(explorer *e, int decided)
 static bool strong_pair(const explorer *e, int a, int b)
 {
     const event *A = &e->x->ev[a], *B = &e->x->ev[b];
+    if (!same_access_path(e->x->t, A, B))
+        return false;
     if (A->thread == B->thread)
         return true;
     return A->ord != ORD_PLAIN && B->ord != ORD_PLAIN && rel_has(e->sbase.incl, a, b);
@@ -157,7 +159,8 @@ static bool reads_coherent_along_po(const explorer *e, int decided)
         int r2 = e->read_ev[j], w2 = e->rf_of[r2];
         for (int i = 0; i < decided; i++) {
             int r1 = e->read_ev[i], w1 = e->rf_of[r1];
-            if (w1 == w2 || x->ev[r1].cell != x->ev[r2].cell || !rel_has(&x->po, r1, r2))
+            if (w1 == w2 || x->ev[r1].cell != x->ev[r2].cell || !rel_has(&x->po, r1, r2) ||
+                !same_access_path(x->t, &x->ev[r1], &x->ev[r2]))
                 continue;
             if (x->ev[w1].kind == EV_IW)
                 continue;
@@ -252,7 +255,8 @@ bool worth_exploring(explorer *e, int decided)
                 k++;
             for (int c = 0; k < e->ncells_w && c < e->nw[k]; c++) {
                 int w2 = e->wlist[k][c];
-                if (w2 == w)
+                if (w2 == w || !same_access_path(x->t, &x->ev[w2], &x->ev[r]) ||
+                    !same_access_path(x->t, &x->ev[w], &x->ev[r]))
                     continue;
                 if (rel_has(&x->po, w2, r))
                     rel_add(forced, w2, w);

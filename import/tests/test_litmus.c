@@ -207,16 +207,49 @@ static void test_vulkan(void)
     test_free(t);
 }
 
+/* PTX proxies (Dat3M's LitmusPTX.g4 lines 41-50, 145-151, 265-285). */
+static void test_proxies(void)
+{
+    diag d;
+    test *t = parse("PTX proxy\n{ x = 0;\ny @ generic aliases x;\ns @ surface aliases y;\nt @ texture aliases x; }\n"
+                    " P0@cta 0,gpu 0 ;\n sust.weak s, 2 ;\n fence.proxy.surface ;\n fence.proxy.alias ;\n"
+                    " tld.weak r0, t ;\n ld.weak r1, y ;\nexists (P0:r0 == 0)\n", &d);
+    CU_ASSERT_PTR_NOT_NULL(t);
+    if (t) {
+        CU_ASSERT_TRUE(t->uses_proxies);
+        CU_ASSERT_EQUAL(t->ncells, 1);
+        CU_ASSERT_EQUAL(t->locs[1].generic_of, 0);  /* y: a generic alias is its own generic address */
+        CU_ASSERT_EQUAL(t->locs[2].generic_of, 2);  /* s: generic address y (1 + index 1) */
+        CU_ASSERT_EQUAL(t->locs[3].generic_of, 1);  /* t: generic address x */
+        const inst *c = t->threads[0].code.v;
+        CU_ASSERT_EQUAL(c[0].kind, I_ST);
+        CU_ASSERT_EQUAL(c[0].proxy, PROXY_SURFACE);
+        CU_ASSERT_TRUE(c[1].kind == I_FENCE && c[1].proxy_fence && c[1].proxy == PROXY_SURFACE);
+        CU_ASSERT_TRUE(c[2].kind == I_FENCE && c[2].proxy_alias && c[2].proxy == PROXY_NONE);
+        CU_ASSERT_TRUE(c[3].kind == I_LD && c[3].proxy == PROXY_TEXTURE);
+        CU_ASSERT_TRUE(c[4].kind == I_LD && c[4].proxy == PROXY_GENERIC);
+        test_free(t);
+    }
+    diag_free(&d);
+    t = parse("PTX plain\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\n", &d);
+    CU_ASSERT_TRUE(t && !t->uses_proxies);
+    if (t)
+        test_free(t);
+    diag_free(&d);
+}
+
 static void test_errors(void)
 {
     diag d;
-    test *t = parse("PTX proxy\n{ rd1 = 0;\nrd2 @ generic aliases rd1; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, rd2 ;\n", &d);
+    /* A proxy alias names a proxy that does not exist. */
+    test *t = parse("PTX proxy\n{ x = 0;\ns @ sideways aliases x; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, s ;\n", &d);
     CU_ASSERT_PTR_NULL(t);
-    CU_ASSERT_TRUE(import_unsupported(&d));
-    CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "t.litmus:3:5: error: unsupported: PTX proxies"));
+    CU_ASSERT_FALSE(import_unsupported(&d));
+    CU_ASSERT_PTR_NOT_NULL(d.msg && strstr(d.msg, "t.litmus:3:5: error: expected generic, surface"));
     diag_free(&d);
-    t = parse("PTX p\n{ x=0; }\n P0@cta 0,gpu 0 ;\n fence.proxy.alias ;\n", &d);
-    CU_ASSERT_TRUE(import_unsupported(&d));
+    t = parse("PTX p\n{ x=0; }\n P0@cta 0,gpu 0 ;\n fence.proxy.sideways ;\n", &d);
+    CU_ASSERT_PTR_NULL(t);
+    CU_ASSERT_PTR_NOT_NULL(d.msg && strstr(d.msg, "expected fence.proxy.texture"));
     diag_free(&d);
     /* A loop that is not a spin-wait: a bounded do-while (I_WHILE). */
     t = parse("PTX loop\n{ x=0; }\n P0@cta 0,gpu 0 ;\n LC00: ;\n st.weak x, 1 ;\n goto LC00 ;\n", &d);
@@ -261,5 +294,6 @@ void add_litmus_tests(void)
     CU_add_test(s, "forward branches become ifs", test_ptx_branches);
     CU_add_test(s, "named barriers", test_ptx_named_barriers);
     CU_add_test(s, "Vulkan attributes", test_vulkan);
+    CU_add_test(s, "PTX proxies", test_proxies);
     CU_add_test(s, "errors and unsupported constructs", test_errors);
 }
