@@ -167,6 +167,8 @@ static bool parse_int(const char *s, const char *end, int64_t *v)
 
 /* ---- the IR under construction ------------------------------------------------ */
 
+static bool expand_bar_red(lp *p);
+
 static inst new_inst(instkind_t k, srcpos pos)
 {
     inst in;
@@ -623,11 +625,57 @@ static void ptx_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *i
                 in.bar_arrive = strcmp(w, "arrive") == 0;
                 continue;
             }
+            /* bar.red.popc.u32 d, a{, b}, {!}c and bar.red.{and,or}.pred p, a{, b}, {!}c (PTX ISA
+             * 9.7.13.1): a bar.sync whose threads also reduce the predicate c; desugared by
+             * expand_bar_red.  Dat3M's grammar has no bar.red (LitmusPTX.g4 lines 153-160). */
+            if (strcmp(w, "red") == 0 && i + 1 < m->n) {
+                const char *op = m->w[i + 1];
+                in.bar_red = strcmp(op, "popc") == 0  ? BAR_RED_POPC
+                             : strcmp(op, "and") == 0 ? BAR_RED_AND
+                             : strcmp(op, "or") == 0  ? BAR_RED_OR
+                                                      : BAR_RED_NONE;
+                if (!in.bar_red) {
+                    err_at(p, m->at[i + 1], "bar.red takes .popc, .and or .or");
+                    return;
+                }
+                mode = true;
+                i++;
+                continue;
+            }
+            if (in.bar_red && (strcmp(w, "u32") == 0 || strcmp(w, "pred") == 0))
+                continue;
             err_at(p, m->at[i], "unsupported: barrier '%s.%s' (memsim models bar.cta.sync and bar.cta.arrive)", h, w);
             return;
         }
         if (!mode) {
             err_at(p, m->at[0], "unsupported: barrier without .sync or .arrive");
+            return;
+        }
+        if (in.bar_red) {
+            if (nops != 3 && nops != 4) {
+                err_at(p, m->at[0], "bar.red takes a destination, a barrier id, optionally a thread count, and a predicate");
+                return;
+            }
+            in.dst = dst_reg(p, tid, &ops[0]);
+            if (in.dst < 0)
+                return;
+            span c = ops[nops - 1];
+            bool negate = c.n > 1 && c.s[0] == '!';
+            if (negate)
+                c.s++, c.n--, c.at++;
+            in.val = value_expr(p, tid, &c);
+            if (!in.val)
+                return;
+            if (negate) {
+                expr *n = expr_const(0, it->pos);
+                in.val = expr_bin(BIN_EQ, in.val, n, it->pos);
+            } else {
+                in.val = expr_bin(BIN_NE, in.val, expr_const(0, it->pos), it->pos);
+            }
+            in.bar_id = value_expr(p, tid, &ops[1]);
+            if (in.bar_id && nops == 4)
+                in.bar_count = value_expr(p, tid, &ops[2]);
+            it->in = in;
             return;
         }
         /* Dat3M's LitmusPTX.g4: bar.cta.sync|arrive instance[, resource[, quorum]]: barriers with
@@ -2020,6 +2068,8 @@ static bool parse_all(lp *p, litmus_arch *arch)
         free(body.v);
         T->code = code;
     }
+    if (!expand_bar_red(p))
+        return false;
     /* A barrier id loaded from memory is matched against the constant ids;
      * two of them in one workgroup could match each other: not modelled. */
     for (int a = 0; a < t->nthreads; a++)
@@ -2058,6 +2108,160 @@ static bool parse_all(lp *p, litmus_arch *arch)
         T->kernel = k;
     }
     return true;
+}
+
+/* Does a block below the top level hold a bar.red? */
+static bool nested_bar_red(const block *b)
+{
+    for (int i = 0; i < b->n; i++) {
+        const inst *in = &b->v[i];
+        if (in->bar_red || nested_bar_red(&in->body) || nested_bar_red(&in->els))
+            return true;
+    }
+    return false;
+}
+
+static bool const_value(const expr *e, int64_t *v)
+{
+    if (!e) {
+        *v = -1;
+        return true;
+    }
+    if (e->kind != EX_CONST)
+        return false;
+    *v = e->value;
+    return true;
+}
+
+/* bar.red as memory operations that the barrier orders: each thread of the CTA stores its
+ * predicate (0 or 1) to a cell of its own, takes part in the barrier, then loads every
+ * participant's cell and combines them: popc the sum, and (sum == participants), or
+ * (sum != 0).  Weak accesses suffice: the barrier is in cause (PTX) and hb (src11), so each
+ * load reads the store of this round.  The k-th bar.red of a thread meets the k-th of every
+ * other thread of its CTA that has one, with the same constant id: at the top level only (a
+ * bar.red inside a branch or loop is unsupported). */
+static bool expand_bar_red(lp *p)
+{
+    test *t = p->t;
+    int nred[MAXTH] = {0};
+    for (int th = 0; th < t->nthreads; th++) {
+        block *b = &t->threads[th].code;
+        for (int i = 0; i < b->n; i++) {
+            const inst *in = &b->v[i];
+            if (nested_bar_red(&in->body) || nested_bar_red(&in->els)) {
+                diag_error(p->d, in->pos.line, in->pos.col, "unsupported: bar.red inside a branch or loop");
+                return false;
+            }
+            if (in->bar_red)
+                nred[th]++;
+        }
+    }
+    /* Expanded code goes to outs[] until every thread is done: the participants are found
+     * in the other threads' code as written. */
+    block outs[MAXTH] = {{0}};
+    bool ok = true;
+    for (int th = 0; th < t->nthreads && ok; th++) {
+        thread *T = &t->threads[th];
+        block *outp = &outs[th];
+#define out (*outp)
+        int k = 0;
+        for (int i = 0; i < T->code.n; i++) {
+            inst in = T->code.v[i];
+            if (!in.bar_red) {
+                block_push(&out, &in);
+                continue;
+            }
+            int64_t id, count;
+            if (!const_value(in.bar_id, &id) || !const_value(in.bar_count, &count)) {
+                diag_error(p->d, in.pos.line, in.pos.col, "unsupported: bar.red with a barrier id in a register");
+                ok = false;
+                break;
+            }
+            /* The participants: this CTA's threads with a k-th bar.red of the same id. */
+            int part[MAXTH], np = 0;
+            for (int q = 0; q < t->nthreads; q++) {
+                const thread *Q = &t->threads[q];
+                if (Q->gpu != T->gpu || Q->wg != T->wg || nred[q] <= k)
+                    continue;
+                int seen = 0;
+                for (int j = 0; j < Q->code.n; j++) {
+                    const inst *qi = &Q->code.v[j];
+                    if (!qi->bar_red)
+                        continue;
+                    if (seen++ != k)
+                        continue;
+                    int64_t qid, qcount;
+                    if (!const_value(qi->bar_id, &qid) || !const_value(qi->bar_count, &qcount) || qid != id ||
+                        qcount != count || qi->bar_red != in.bar_red) {
+                        diag_error(p->d, in.pos.line, in.pos.col,
+                                   "unsupported: bar.red number %d of %s and of %s differ (id, count or operation)",
+                                   k + 1, T->name, Q->name);
+                        ok = false;
+                        break;
+                    }
+                    part[np++] = q;
+                }
+                if (!ok)
+                    break;
+            }
+            if (!ok)
+                break;
+            /* Store the predicate to this thread's cell of round k. */
+            char name[64];
+            snprintf(name, sizeof name, "bar_red%d_%s", k, T->name);
+            int loc = find_loc(t, name, strlen(name));
+            if (loc < 0)
+                loc = add_loc(p, name, strlen(name), 0, in.pos);
+            inst st = new_inst(I_ST, in.pos);
+            st.mem.loc = loc;
+            st.val = in.val;
+            block_push(&out, &st);
+            inst bar = in;
+            bar.bar_red = BAR_RED_NONE;
+            bar.dst = -1;
+            bar.val = NULL;
+            block_push(&out, &bar);
+            expr *sum = NULL;
+            for (int j = 0; j < np; j++) {
+                char qname[64], reg[32];
+                snprintf(qname, sizeof qname, "bar_red%d_%s", k, t->threads[part[j]].name);
+                snprintf(reg, sizeof reg, "bar_red%d_%d", k, j);
+                int r = use_reg(p, th, reg, strlen(reg));
+                if (r < 0) {
+                    diag_error(p->d, in.pos.line, in.pos.col, "unsupported: more than 64 registers in one thread");
+                    ok = false;
+                    break;
+                }
+                inst ld = new_inst(I_LD, in.pos);
+                ld.dst = r;
+                /* The cell of a later thread is declared when that thread is expanded: name it now. */
+                int ql = find_loc(t, qname, strlen(qname));
+                ld.mem.loc = ql >= 0 ? ql : add_loc(p, qname, strlen(qname), 0, in.pos);
+                block_push(&out, &ld);
+                expr *e = expr_reg(r, in.pos);
+                sum = sum ? expr_bin(BIN_ADD, sum, e, in.pos) : e;
+            }
+            if (!ok)
+                break;
+            inst res = new_inst(I_ASSIGN, in.pos);
+            res.dst = in.dst;
+            res.val = in.bar_red == BAR_RED_POPC  ? sum
+                      : in.bar_red == BAR_RED_AND ? expr_bin(BIN_EQ, sum, expr_const(np, in.pos), in.pos)
+                                                  : expr_bin(BIN_NE, sum, expr_const(0, in.pos), in.pos);
+            block_push(&out, &res);
+            k++;
+        }
+#undef out
+    }
+    for (int th = 0; th < t->nthreads; th++) {
+        if (!ok) {
+            free(outs[th].v);
+            continue;
+        }
+        free(t->threads[th].code.v);
+        t->threads[th].code = outs[th];
+    }
+    return ok;
 }
 
 test *litmus_parse(const char *file, const char *text, diag *d, litmus_arch *arch)

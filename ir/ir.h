@@ -150,7 +150,12 @@ typedef struct inst {
     uint8_t proxy;
     bool proxy_fence;
     bool proxy_alias;
+    /* PTX bar.red (import/litmus.c, before it is desugared there): BAR_RED_* below, dst the
+     * result register, val the predicate.  No instruction keeps it after parsing. */
+    uint8_t bar_red;
 } inst;
+
+enum { BAR_RED_NONE = 0, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR };
 
 /* What an instruction desugared from a SHMEM call stands for. */
 enum {

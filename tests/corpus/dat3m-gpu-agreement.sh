@@ -18,6 +18,8 @@ run() { # name folder csv model [extra]
     printf '%-28s %s\n' "$name" "$(grep '^check-corpus' "$out/$name.txt" | sed 's/.*files: //')"
 }
 for d in Barrier Manual Memalloy Nvidia; do run "PTX-$d-v7.5" PTX/$d PTXv7_5 ptx; done
+# ptx75 (Dat3M's ptx-v7.5.cat with proxies): every test, the proxy tests included.
+for d in Barrier Manual Memalloy Nvidia; do run "PTX-$d-v7.5-ptx75" PTX/$d PTXv7_5 ptx75; done
 for d in Barrier Manual Memalloy Nvidia; do run "PTX-$d-v6.0" PTX/$d PTXv6_0 ptx; done
 run PTX-CADP PTX/CADP PTXv7_5 ptx --loop-bound 2
 for d in Barrier Kronos-Group Manual; do run "VULKAN-$d" VULKAN/$d VULKAN vulkan-dat3m; done
@@ -27,6 +29,7 @@ run VULKAN-CADP VULKAN/CADP VULKAN vulkan-dat3m --loop-bound 2
 # Liveness (Dat3M's *-Liveness-*.csv): 1 when memsim finds no hang.
 cp "$res/PTXv7_5-Liveness-expected.csv" "$res/VULKAN-Liveness-Fair-expected.csv" "$root/"
 for d in Barrier Manual; do run "PTX-$d-liveness" PTX/$d PTXv7_5-Liveness ptx --liveness; done
+run PTX-Manual-liveness-ptx75 PTX/Manual PTXv7_5-Liveness ptx75 --liveness
 run PTX-CADP-liveness PTX/CADP PTXv7_5-Liveness ptx --liveness --loop-bound 2
 run VULKAN-Barrier-liveness VULKAN/Barrier VULKAN-Liveness-Fair vulkan-dat3m --liveness
 run VULKAN-CADP-liveness VULKAN/CADP VULKAN-Liveness-Fair vulkan-dat3m --liveness --loop-bound 2
