@@ -2145,7 +2145,7 @@ static bool expand_bar_red(lp *p)
     test *t = p->t;
     int nred[MAXTH] = {0};
     for (int th = 0; th < t->nthreads; th++) {
-        block *b = &t->threads[th].code;
+        const block *b = &t->threads[th].code;
         for (int i = 0; i < b->n; i++) {
             const inst *in = &b->v[i];
             if (nested_bar_red(&in->body) || nested_bar_red(&in->els)) {
@@ -2156,14 +2156,64 @@ static bool expand_bar_red(lp *p)
                 nred[th]++;
         }
     }
-    /* Expanded code goes to outs[] until every thread is done: the participants are found
-     * in the other threads' code as written. */
-    block outs[MAXTH] = {{0}};
-    bool ok = true;
-    for (int th = 0; th < t->nthreads && ok; th++) {
+    /* First check everything, so that the rewrite below cannot fail half way (it moves
+     * expressions from the instructions as written into the new ones). */
+    int extra_regs[MAXTH] = {0};
+    for (int th = 0; th < t->nthreads; th++) {
+        const thread *T = &t->threads[th];
+        int k = 0;
+        for (int i = 0; i < T->code.n; i++) {
+            const inst *in = &T->code.v[i];
+            if (!in->bar_red)
+                continue;
+            int64_t id, count;
+            if (!const_value(in->bar_id, &id) || !const_value(in->bar_count, &count)) {
+                diag_error(p->d, in->pos.line, in->pos.col, "unsupported: bar.red with a barrier id in a register");
+                return false;
+            }
+            for (int q = 0; q < t->nthreads; q++) {
+                const thread *Q = &t->threads[q];
+                if (Q->gpu != T->gpu || Q->wg != T->wg || nred[q] <= k)
+                    continue;
+                const inst *qi = NULL;
+                for (int j = 0, seen = 0; j < Q->code.n && !qi; j++)
+                    if (Q->code.v[j].bar_red && seen++ == k)
+                        qi = &Q->code.v[j];
+                int64_t qid, qcount;
+                if (!const_value(qi->bar_id, &qid) || !const_value(qi->bar_count, &qcount) || qid != id ||
+                    qcount != count || qi->bar_red != in->bar_red) {
+                    diag_error(p->d, in->pos.line, in->pos.col,
+                               "unsupported: bar.red number %d of %s and of %s differ (id, count or operation)", k + 1,
+                               T->name, Q->name);
+                    return false;
+                }
+                extra_regs[th]++;
+            }
+            k++;
+        }
+        if (T->nregs + extra_regs[th] > 64) {
+            diag_error(p->d, T->pos.line, T->pos.col, "unsupported: more than 64 registers in one thread");
+            return false;
+        }
+    }
+    /* Every thread's k-th bar.red has one cell. */
+    for (int th = 0; th < t->nthreads; th++)
+        for (int k = 0; k < nred[th]; k++) {
+            char name[64];
+            snprintf(name, sizeof name, "bar_red%d_%s", k, t->threads[th].name);
+            if (find_loc(t, name, strlen(name)) >= 0) {
+                diag_error(p->d, t->threads[th].pos.line, t->threads[th].pos.col,
+                           "unsupported: a location named %s (memsim's name for a bar.red vote)", name);
+                return false;
+            }
+            add_loc(p, name, strlen(name), 0, t->threads[th].pos);
+        }
+    /* The rewrite; the participants are read from nred and placement, which it does not change. */
+    for (int th = 0; th < t->nthreads; th++) {
         thread *T = &t->threads[th];
-        block *outp = &outs[th];
-#define out (*outp)
+        if (!nred[th])
+            continue;
+        block out = {0};
         int k = 0;
         for (int i = 0; i < T->code.n; i++) {
             inst in = T->code.v[i];
@@ -2171,49 +2221,10 @@ static bool expand_bar_red(lp *p)
                 block_push(&out, &in);
                 continue;
             }
-            int64_t id, count;
-            if (!const_value(in.bar_id, &id) || !const_value(in.bar_count, &count)) {
-                diag_error(p->d, in.pos.line, in.pos.col, "unsupported: bar.red with a barrier id in a register");
-                ok = false;
-                break;
-            }
-            /* The participants: this CTA's threads with a k-th bar.red of the same id. */
-            int part[MAXTH], np = 0;
-            for (int q = 0; q < t->nthreads; q++) {
-                const thread *Q = &t->threads[q];
-                if (Q->gpu != T->gpu || Q->wg != T->wg || nred[q] <= k)
-                    continue;
-                int seen = 0;
-                for (int j = 0; j < Q->code.n; j++) {
-                    const inst *qi = &Q->code.v[j];
-                    if (!qi->bar_red)
-                        continue;
-                    if (seen++ != k)
-                        continue;
-                    int64_t qid, qcount;
-                    if (!const_value(qi->bar_id, &qid) || !const_value(qi->bar_count, &qcount) || qid != id ||
-                        qcount != count || qi->bar_red != in.bar_red) {
-                        diag_error(p->d, in.pos.line, in.pos.col,
-                                   "unsupported: bar.red number %d of %s and of %s differ (id, count or operation)",
-                                   k + 1, T->name, Q->name);
-                        ok = false;
-                        break;
-                    }
-                    part[np++] = q;
-                }
-                if (!ok)
-                    break;
-            }
-            if (!ok)
-                break;
-            /* Store the predicate to this thread's cell of round k. */
             char name[64];
             snprintf(name, sizeof name, "bar_red%d_%s", k, T->name);
-            int loc = find_loc(t, name, strlen(name));
-            if (loc < 0)
-                loc = add_loc(p, name, strlen(name), 0, in.pos);
             inst st = new_inst(I_ST, in.pos);
-            st.mem.loc = loc;
+            st.mem.loc = find_loc(t, name, strlen(name));
             st.val = in.val;
             block_push(&out, &st);
             inst bar = in;
@@ -2222,27 +2233,21 @@ static bool expand_bar_red(lp *p)
             bar.val = NULL;
             block_push(&out, &bar);
             expr *sum = NULL;
-            for (int j = 0; j < np; j++) {
+            int np = 0;
+            for (int q = 0; q < t->nthreads; q++) {
+                const thread *Q = &t->threads[q];
+                if (Q->gpu != T->gpu || Q->wg != T->wg || nred[q] <= k)
+                    continue;
                 char qname[64], reg[32];
-                snprintf(qname, sizeof qname, "bar_red%d_%s", k, t->threads[part[j]].name);
-                snprintf(reg, sizeof reg, "bar_red%d_%d", k, j);
-                int r = use_reg(p, th, reg, strlen(reg));
-                if (r < 0) {
-                    diag_error(p->d, in.pos.line, in.pos.col, "unsupported: more than 64 registers in one thread");
-                    ok = false;
-                    break;
-                }
+                snprintf(qname, sizeof qname, "bar_red%d_%s", k, Q->name);
+                snprintf(reg, sizeof reg, "bar_red%d_%d", k, np++);
                 inst ld = new_inst(I_LD, in.pos);
-                ld.dst = r;
-                /* The cell of a later thread is declared when that thread is expanded: name it now. */
-                int ql = find_loc(t, qname, strlen(qname));
-                ld.mem.loc = ql >= 0 ? ql : add_loc(p, qname, strlen(qname), 0, in.pos);
+                ld.dst = use_reg(p, th, reg, strlen(reg));
+                ld.mem.loc = find_loc(t, qname, strlen(qname));
                 block_push(&out, &ld);
-                expr *e = expr_reg(r, in.pos);
+                expr *e = expr_reg(ld.dst, in.pos);
                 sum = sum ? expr_bin(BIN_ADD, sum, e, in.pos) : e;
             }
-            if (!ok)
-                break;
             inst res = new_inst(I_ASSIGN, in.pos);
             res.dst = in.dst;
             res.val = in.bar_red == BAR_RED_POPC  ? sum
@@ -2251,17 +2256,10 @@ static bool expand_bar_red(lp *p)
             block_push(&out, &res);
             k++;
         }
-#undef out
+        free(T->code.v);
+        T->code = out;
     }
-    for (int th = 0; th < t->nthreads; th++) {
-        if (!ok) {
-            free(outs[th].v);
-            continue;
-        }
-        free(t->threads[th].code.v);
-        t->threads[th].code = outs[th];
-    }
-    return ok;
+    return true;
 }
 
 test *litmus_parse(const char *file, const char *text, diag *d, litmus_arch *arch)
