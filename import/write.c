@@ -167,6 +167,11 @@ static void lit_mods(const inst *in, char *buf, size_t n)
         size_t at = strlen(buf);
         snprintf(buf + at, n - at, "%s", cache[in->cache]);
     }
+    static const char *const proxy[] = {"", ".surface", ".texture", ".constant"};
+    if (in->kind != I_FENCE && in->proxy > PROXY_GENERIC && in->proxy < PROXY_NONE) {
+        size_t at = strlen(buf);
+        snprintf(buf + at, n - at, "%s", proxy[in->proxy]);
+    }
 }
 
 /* "  # mp.hip:12" after a statement read from compiled code (instrument/). */
@@ -187,11 +192,6 @@ static void lit_inst(wr *w, const thread *th, const inst *in, int depth)
     char line[2048] = "", mods[64], tmp[1024];
     if (in->vk & VK_GIVEN) {
         fail(w, "%s:%d:%d: Vulkan attributes (storage classes, av/vis, private memory) cannot be written as .lit",
-             w->t->file, in->pos.line, in->pos.col);
-        return;
-    }
-    if (in->proxy != PROXY_GENERIC || in->proxy_fence) {
-        fail(w, "%s:%d:%d: PTX proxies (texture/surface/constant accesses, fence.proxy) cannot be written as .lit",
              w->t->file, in->pos.line, in->pos.col);
         return;
     }
@@ -239,6 +239,11 @@ static void lit_inst(wr *w, const thread *th, const inst *in, int depth)
         }
         break;
     case I_FENCE:
+        if (in->proxy_fence) {
+            static const char *const names[] = {"generic", "surface", "texture", "constant"};
+            snprintf(line, sizeof line, "fence.proxy.%s", in->proxy_alias || in->proxy >= PROXY_NONE ? "alias" : names[in->proxy]);
+            break;
+        }
         snprintf(line, sizeof line, "fence.%s.%s", in->ord == ORD_SEQ_CST ? "sc" : order_name(in->ord),
                  lit_scope(in->scope));
         break;

@@ -194,7 +194,21 @@ typedef struct {
     scope_t scope;
     rmwop_t rmw;
     cache_t cache;
+    bool has_proxy, proxy_kw, alias;  /* .texture/.surface/.constant/.generic; fence.proxy; .alias */
+    uint8_t proxy;
 } opcode;
+
+/* PTX proxies (model ptx75, docs/models.md §4b): generic texture surface constant. */
+static bool parse_proxy_word(const char *w, uint8_t *out)
+{
+    static const char *const names[] = {"generic", "surface", "texture", "constant"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(w, names[i]) == 0) {
+            *out = (uint8_t)i;
+            return true;
+        }
+    return false;
+}
 
 /* Splits a dotted mnemonic such as atom.add.acq_rel.agent; the modifiers may
  * come in any order, each at most once. */
@@ -247,6 +261,13 @@ static bool parse_opcode(parser *p, const token *tk, opcode *op)
             } else if (parse_cache_word(w, &c)) {
                 dup = op->cache != CACHE_NONE;
                 op->cache = c;
+            } else if (parse_proxy_word(w, &op->proxy) || strcmp(w, "alias") == 0) {
+                dup = op->has_proxy || op->alias;
+                op->alias = strcmp(w, "alias") == 0;
+                op->has_proxy = !op->alias;
+            } else if (strcmp(w, "proxy") == 0 && strcmp(op->head, "fence") == 0) {
+                dup = op->proxy_kw;
+                op->proxy_kw = true;
             } else {
                 diag_error(p->d, tk->line, col, "unknown modifier '%s' on '%s' (orders: relaxed acquire release acq_rel seq_cst; scopes: wave wg agent sys)", w, op->head);
                 return false;
@@ -629,6 +650,14 @@ static bool parse_memory_inst(parser *p, inst *in, int dst, bool in_await)
     in->pos = (srcpos){tk.line, tk.col};
     in->dst = dst;
     in->cache = op.cache;
+    if (op.alias) {
+        ERR_AT(tk, ".alias belongs on fence.proxy only");
+        return false;
+    }
+    if (op.has_proxy) {
+        in->proxy = op.proxy;
+        p->t->uses_proxies = true;
+    }
     advance(p);
     bool is_ld = strcmp(op.head, "ld") == 0, is_st = strcmp(op.head, "st") == 0, is_atom = strcmp(op.head, "atom") == 0;
     if (op.has_fail && !(is_atom && op.has_rmw && op.rmw == RMW_CAS)) {
@@ -874,9 +903,29 @@ static bool parse_stmt(parser *p, block *b)
         while (accept(p, T_SEMI))
             ;
         return true;
+    } else if (tk.len > 12 && strncmp(tk.start, "fence.proxy.", 12) == 0) {
+        /* fence.proxy.{texture,surface,constant,generic,alias} (ptx-v7.5.cat lines 72-82) */
+        opcode op;
+        ok = parse_opcode(p, &tk, &op);
+        if (ok && (op.has_order || op.has_scope || (!op.has_proxy && !op.alias))) {
+            ERR("fence.proxy takes one of .texture .surface .constant .generic .alias and nothing else");
+            ok = false;
+        }
+        advance(p);
+        in.kind = I_FENCE;
+        in.ord = ORD_RELAXED;
+        in.scope = SCOPE_NONE;
+        in.proxy_fence = true;
+        in.proxy_alias = op.alias;
+        in.proxy = op.alias ? PROXY_NONE : op.proxy;
+        p->t->uses_proxies = true;
     } else if (tk.len > 6 && strncmp(tk.start, "fence.", 6) == 0) {
         opcode op;
         ok = parse_opcode(p, &tk, &op);
+        if (ok && (op.has_proxy || op.alias || op.proxy_kw)) {
+            ERR("a proxy fence is written fence.proxy.texture (surface, constant, generic, alias)");
+            ok = false;
+        }
         if (ok && (!op.has_order || op.ord == ORD_PLAIN || op.ord == ORD_RELAXED)) {
             ERR("a fence needs an order: fence.acquire, fence.release, fence.acq_rel or fence.sc");
             ok = false;
