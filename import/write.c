@@ -717,23 +717,31 @@ static void ptx_inst(ptxw *p, const inst *in)
         fail(w, "%s:%d:%d: Vulkan attributes cannot be written as PTX", w->t->file, in->pos.line, in->pos.col);
         return;
     }
-    if (in->proxy != PROXY_GENERIC || in->proxy_fence) {
-        /* The PTX writer writes what the ptx model reads; proxies are ptx75's. */
-        fail(w, "%s:%d:%d: PTX proxies are not written back (texture/surface/constant accesses, fence.proxy)",
-             w->t->file, in->pos.line, in->pos.col);
+    /* Proxies as Dat3M's LitmusPTX.g4 spells them (lines 265-285): tld suld cold, sust,
+     * suatom sured; an await, and a texture or constant store or RMW, have no such form. */
+    static const char *const ld_name[] = {"ld", "suld", "tld", "cold"};
+    bool surface_or_generic = in->proxy == PROXY_GENERIC || in->proxy == PROXY_SURFACE;
+    if (in->proxy >= PROXY_NONE && !in->proxy_fence) {
+        fail(w, "%s:%d:%d: an access without a proxy", w->t->file, in->pos.line, in->pos.col);
         return;
     }
+    if ((in->kind == I_AWAIT && in->proxy != PROXY_GENERIC) ||
+        ((in->kind == I_ST || in->kind == I_RMW) && !surface_or_generic)) {
+        fail(w, "%s:%d:%d: this proxy access has no PTX litmus form", w->t->file, in->pos.line, in->pos.col);
+        return;
+    }
+    const char *su = in->proxy == PROXY_SURFACE ? "su" : "";
     switch (in->kind) {
     case I_LD:
         ptx_mem(p, in, mem, sizeof mem);
         ptx_sem(p, in, true, false, sem, sizeof sem);
-        add_line(p->out, "ld.%s r%d, %s", sem, reg_number(p->th, in->dst), mem);
+        add_line(p->out, "%s.%s r%d, %s", ld_name[in->proxy], sem, reg_number(p->th, in->dst), mem);
         return;
     case I_ST:
         ptx_mem(p, in, mem, sizeof mem);
         ptx_value(p, in->val, a, sizeof a);
         ptx_sem(p, in, false, true, sem, sizeof sem);
-        add_line(p->out, "st.%s %s, %s", sem, mem, a);
+        add_line(p->out, "%s.%s %s, %s", in->proxy == PROXY_SURFACE ? "sust" : "st", sem, mem, a);
         return;
     case I_RMW:
         if (in->rmw > RMW_CAS) {
@@ -746,7 +754,7 @@ static void ptx_inst(ptxw *p, const inst *in)
             ptx_value(p, in->val2, b, sizeof b);
         ptx_sem(p, in, true, true, sem, sizeof sem);
         if (in->dst < 0 && in->rmw != RMW_CAS) {
-            add_line(p->out, "red.%s.%s %s, %s", sem, rmw_name(in->rmw), mem, a);
+            add_line(p->out, "%sred.%s.%s %s, %s", su, sem, rmw_name(in->rmw), mem, a);
             return;
         }
         if (in->dst >= 0)
@@ -754,9 +762,9 @@ static void ptx_inst(ptxw *p, const inst *in)
         else
             tmp_reg(p, d, sizeof d);
         if (in->rmw == RMW_CAS)
-            add_line(p->out, "atom.%s.cas %s, %s, %s, %s", sem, d, mem, a, b);
+            add_line(p->out, "%satom.%s.cas %s, %s, %s, %s", su, sem, d, mem, a, b);
         else
-            add_line(p->out, "atom.%s.%s %s, %s, %s", sem, rmw_name(in->rmw), d, mem, a);
+            add_line(p->out, "%satom.%s.%s %s, %s, %s", su, sem, rmw_name(in->rmw), d, mem, a);
         return;
     case I_AWAIT: {
         /* LCk: ld r, x ; bne r, want, LCk   (spin until r == want) */
@@ -785,6 +793,12 @@ static void ptx_inst(ptxw *p, const inst *in)
         return;
     }
     case I_FENCE:
+        if (in->proxy_fence) {
+            static const char *const names[] = {"generic", "surface", "texture", "constant"};
+            add_line(p->out, "fence.proxy.%s",
+                     in->proxy_alias || in->proxy >= PROXY_NONE ? "alias" : names[in->proxy]);
+            return;
+        }
         add_line(p->out, "fence.%s.%s", in->ord == ORD_SEQ_CST ? "sc" : order_name(in->ord),
                  ptx_scope(w, in->scope, in));
         return;

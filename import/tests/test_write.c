@@ -81,6 +81,42 @@ static void test_lit_to_ptx_and_back(void)
     diag_free(&d);
 }
 
+/* PTX proxies: .lit -> PTX litmus (sust, tld, fence.proxy) -> .lit, the same verdict under ptx75
+ * each time (the fence makes the stale texture read impossible). */
+static void test_proxies_round_trip(void)
+{
+    diag d = {0};
+    test *t = lit_parse("p.lit",
+                        "test P\nmemory {\n  x: i32 = 0 @gpu0 fine\n}\n"
+                        "thread P0 @gpu0.wg0 {\n  st.surface x, 1\n  fence.proxy.surface\n  fence.proxy.texture\n"
+                        "  r0 = ld.texture x\n}\nexists (P0:r0 == 0)\n",
+                        &d);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_TRUE(t->uses_proxies);
+    int rc;
+    char *ptx = to_text(write_ptx_litmus, t, &rc);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ptx, "sust.weak x, 1"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ptx, "fence.proxy.texture"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ptx, "tld.weak r0, x"));
+    test *u = litmus_parse("p.litmus", ptx, &d, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(u);
+    char *lit = to_text(write_lit, u, &rc);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(lit, "r0 = ld.texture x"));
+    test *v = lit_parse("again.lit", lit, &d);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT_EQUAL(verdict(t, &model_ptx75), V_FORBIDDEN);
+    CU_ASSERT_EQUAL(verdict(u, &model_ptx75), V_FORBIDDEN);
+    CU_ASSERT_EQUAL(verdict(v, &model_ptx75), V_FORBIDDEN);
+    free(ptx);
+    free(lit);
+    test_free(t);
+    test_free(u);
+    test_free(v);
+    diag_free(&d);
+}
+
 static void test_unwritable(void)
 {
     diag d = {0};
@@ -134,6 +170,7 @@ void add_write_tests(void)
 {
     CU_pSuite s = CU_add_suite("writers and herd logs", NULL, NULL);
     CU_add_test(s, ".lit -> PTX litmus -> .lit", test_lit_to_ptx_and_back);
+    CU_add_test(s, "PTX proxies: .lit -> PTX litmus -> .lit", test_proxies_round_trip);
     CU_add_test(s, "what a format cannot say is an error", test_unwritable);
     CU_add_test(s, "herd7 log", test_herd_log);
 }
