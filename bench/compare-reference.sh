@@ -63,10 +63,11 @@ run_case() {
 }
 
 cases=()   # name|cwd|file|opts
-for f in "$root"/litmus/*.lit "$root"/litmus/kernels/*.lit; do
+# Every .lit under litmus/ (the library, kernels/, shmem/, ...), in name order.
+while IFS= read -r f; do
     rel="${f#"$root"/}"
     cases+=("${rel%.lit}|$root|$rel|")
-done
+done < <(find "$root/litmus" -name '*.lit' | LC_ALL=C sort)
 for c in "${configs[@]}"; do
     IFS='|' read -r file opts <<<"$c"
     cases+=("${file%.lit}$(tr -d ' ' <<<"$opts" | tr '=' '_')|$root|$file|$opts")
