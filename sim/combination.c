@@ -76,6 +76,11 @@ int build_combination(explorer *e)
         e->nev_of[th] = p->nev;
         if (p->hung)
             e->hang = true;
+        if (p->hung_loop && !e->hang_msg[0]) /* a loop that reads something gets the reads' message instead */
+            snprintf(e->hang_msg, sizeof e->hang_msg,
+                     "%s: thread %s loops forever: an iteration of its loop changes nothing and its condition "
+                     "still holds",
+                     test_pos_name(t, p->hung_loop->pos, (char[512]){0}, 512), t->threads[th].name);
         if (p->cut_at && !e->cut_at) {
             e->cut_at = p->cut_at;
             e->cut_bound = p->cut_bound;

@@ -1072,6 +1072,8 @@ static bool while_again(sx *x, pstate *s, frame *f)
                     }
                 }
                 finish_path(x, h, true, NULL, NULL);
+                if (!x->failed)
+                    x->out->v[x->out->n - 1].hung_loop = f->loop;
             }
             state_free(h);
         }
@@ -1101,7 +1103,7 @@ static void run(sx *x, pstate *s)
             frame *f = &s->stack[s->depth - 1];
             if (f->loop && f->loop->kind == I_WHILE) {
                 if (while_again(x, s, f))
-                    break;
+                    continue; /* the body again; an empty one comes straight back here */
                 if (s->done)
                     return;
                 s->depth--;
@@ -1115,7 +1117,7 @@ static void run(sx *x, pstate *s)
                 f->cur += f->step;
                 s->regs[f->loop->dst] = mk_const(x, f->cur);
                 f->i = 0;
-                break;
+                continue;
             }
             s->depth--;
         }

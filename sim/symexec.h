@@ -51,6 +51,7 @@ typedef struct {
     int nreads;
     int nbar;
     bool hung;           /* stopped in an await that never succeeds */
+    const inst *hung_loop;  /*   or in this while loop, whose iterations change nothing */
     const inst *cut_at;  /* stopped at a while loop's unrolling bound (its condition still held) */
     int cut_bound;       /*   after this many iterations */
     const inst *error_at;   /* stopped by a run-time error (index, pointer) */
