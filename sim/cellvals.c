@@ -192,29 +192,49 @@ cellvals *cellvals_build(const test *t, const thread_paths *tp)
         }
     /* Each thread's adds per path: the most on some path, the fewest on
      * every path before its first barrier. */
-    for (int th = 0; th < t->nthreads; th++)
+    addcount **mine = malloc(sizeof *mine);
+    int *mcell = malloc(sizeof *mcell);
+    int nmine = 0;
+    for (int th = 0; th < t->nthreads; th++) {
+        nmine = 0;
+        for (int c = 0; c < nc; c++)
+            for (int a = 0; a < cv[c].nadds; a++)
+                if (cv[c].adds[a].thread == th) {
+                    mine = realloc(mine, (size_t)(nmine + 1) * sizeof *mine);
+                    mcell = realloc(mcell, (size_t)(nmine + 1) * sizeof *mcell);
+                    mcell[nmine] = c;
+                    mine[nmine++] = &cv[c].adds[a];
+                }
+        if (nmine == 0)
+            continue;
+        int *all = calloc((size_t)nmine, sizeof *all), *before = calloc((size_t)nmine, sizeof *before);
         for (int i = 0; i < tp[th].n; i++) {
             const tpath *p = &tp[th].v[i];
             int fb = first_barrier(p);
-            for (int c = 0; c < nc; c++)
-                for (int a = 0; a < cv[c].nadds; a++)
-                    if (cv[c].adds[a].thread == th) {
-                        addcount *ac = &cv[c].adds[a];
-                        int all = 0, before = 0;
-                        for (int k = 0; k < p->nev; k++) {
-                            int64_t v;
-                            if (p->ev[k].kind == EV_W && p->ev[k].cell == c &&
-                                write_effect(t, &tp[th], p, k, &v) == EFFECT_ADD && v == ac->delta) {
-                                all++;
-                                before += k < fb;
-                            }
-                        }
-                        if (all > ac->max)
-                            ac->max = all;
-                        if (before < ac->min_before_barrier)
-                            ac->min_before_barrier = before;
+            memset(all, 0, (size_t)nmine * sizeof *all);
+            memset(before, 0, (size_t)nmine * sizeof *before);
+            for (int k = 0; k < p->nev; k++) {
+                int64_t v;
+                if (p->ev[k].kind != EV_W || write_effect(t, &tp[th], p, k, &v) != EFFECT_ADD)
+                    continue;
+                for (int a = 0; a < nmine; a++)
+                    if (mcell[a] == p->ev[k].cell && mine[a]->delta == v) {
+                        all[a]++;
+                        before[a] += k < fb;
                     }
+            }
+            for (int a = 0; a < nmine; a++) {
+                if (all[a] > mine[a]->max)
+                    mine[a]->max = all[a];
+                if (before[a] < mine[a]->min_before_barrier)
+                    mine[a]->min_before_barrier = before[a];
+            }
         }
+        free(all);
+        free(before);
+    }
+    free(mine);
+    free(mcell);
     for (int c = 0; c < nc; c++) {
         vtype_t ty = t->locs[cell_loc(t, c)].type;
         for (int a = 0; a < cv[c].nadds && cv[c].bounded; a++)
