@@ -29,6 +29,7 @@ typedef struct {
     char **files;
     int nfiles, capfiles;
     const char *define_names[64];
+    char define_storage[64][64]; /* the names themselves: options live as long as the run */
     int64_t define_values[64];
     int loop_bound;          /* --loop-bound N: 0 unless given */
     lit_options lit;
@@ -347,11 +348,14 @@ int main(int argc, char **argv)
             const char *eq = strchr(def, '=');
             char *end = NULL;
             long long v = eq ? strtoll(eq + 1, &end, 0) : 0;
-            if (!eq || eq == def || !end || *end || o.lit.ndefines == 64) {
+            if (!eq || eq == def || eq - def >= 64 || !end || *end || o.lit.ndefines == 64) {
                 fprintf(stderr, "memsim: error: -D needs NAME=INTEGER, as in -D RANKS=4\n");
                 return EXIT_BAD_INPUT;
             }
-            o.define_names[o.lit.ndefines] = strndup(def, (size_t)(eq - def));
+            char *name = o.define_storage[o.lit.ndefines];
+            memcpy(name, def, (size_t)(eq - def));
+            name[eq - def] = 0;
+            o.define_names[o.lit.ndefines] = name;
             o.define_values[o.lit.ndefines++] = v;
         } else if (strcmp(a, "--loop-bound") == 0 || strncmp(a, "--loop-bound=", 13) == 0) {
             const char *v = a[12] == '=' ? a + 13 : (i + 1 < argc ? argv[++i] : "");

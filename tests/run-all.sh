@@ -24,10 +24,13 @@ cmake -S . -B build-ci -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build-ci -j"$jobs"
 (cd build-ci && ctest --output-on-failure -j"$jobs")
 
-echo "== ASan/UBSan build (hipcc's own compile check ran above)"
+# Left to the release run: hipcc's and NVRTC's compiles of the whole library (the compilers' time, not
+# memsim's code; hwrun_unit generates the same code under ASan) and --first over the whole library
+# (litmus_library and first_counterexample run the same paths under ASan): 10 minutes of 2 cores.
+echo "== ASan/UBSan build (hipcc's and NVRTC's whole-library compiles ran above)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DMEMSIM_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$jobs"
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j"$jobs" -E '^hwrun_hipcc$')
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j"$jobs" -E '^(hwrun_hipcc|hwrun_nvrtc_ptx|first_all_library)$')
 
 echo "== parser fuzzing (libFuzzer, clang-14)"
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=Debug -DMEMSIM_SANITIZE=ON -DMEMSIM_FUZZ=ON >/dev/null
