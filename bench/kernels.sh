@@ -29,6 +29,7 @@ configs=(
     "K6 at agent scope, 3 ranks x 1 thread|$k/k6_oneshot_agent.lit|-D R=3 -D NT=1"
     "K8a 4 ranks (acquire-load spin)|$k/k8a_barrier_4r.lit|"
     "K8a 3 ranks (CAS spin)|$k/k8a_barrier.lit|-D R=3"
+    "K8a 4 ranks (CAS spin) (target < 10 s)|$k/k8a_barrier.lit|-D R=4"
 )
 
 field() { # name json -> first numeric value of "name"

@@ -308,6 +308,10 @@ int build_combination(explorer *e)
             }
         }
     }
+    e->any_dep = false;
+    for (int i = 0; i < n && !e->any_dep; i++)
+        for (int w = 0; w < REL_WORDS; w++)
+            e->any_dep = e->any_dep || x->dep.row[i].w[w] != 0;
     /* Kernel and host order: initial writes first, then `after` chains. */
     int nk = t->nkernels;
     bool before[64][64] = {{0}};

@@ -107,6 +107,7 @@ typedef struct {
     const inst *error_at;
     const char *error;
     int error_thread;
+    bool any_dep;            /* some dependency edge: without one, rf | dep has no cycle */
     rel forced;              /* co edges every model forces */
     rel base_storage[4];     /* the event-only relations of the combination */
     base sbase;              /* ... and its sets, computed once per combination */

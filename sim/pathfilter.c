@@ -12,7 +12,12 @@
  *      explorer's reads_coherent_along_po says why);
  *  (c) an await that hangs reading the cell's last value, when another
  *      thread writes the cell on every one of its paths and every possible
- *      write's value satisfies the await.
+ *      write's value satisfies the await;
+ *  (d) a path whose constraints no values of its reads satisfy, where each
+ *      read ranges over what its cell can hold (cellvals.c: counters and
+ *      flags changed only by adds of constants, value-preserving CASes and
+ *      stores of constants hold few values) and a hanging await over the
+ *      cell's possible final values.
  *
  * A spinning consumer that polls a flag and then acquires it with a CAS has
  * two paths per tile for the CAS (success, failure) and one more per tile for
@@ -24,6 +29,7 @@
 #include <string.h>
 
 #include "../model/base.h"
+#include "cellvals.h"
 
 typedef struct {
     int thread;
@@ -39,6 +45,7 @@ typedef struct {
     site *sites;         /* writes of every path of every thread, by cell */
     int *first;          /* [ncells + 1] */
     bool *must;          /* [thread * ncells + cell]: written on every path */
+    cellvals *cv;        /* [ncells]: the values each cell can hold */
 } env;
 
 static event event_of(const test *t, int th, const pevent *pe)
@@ -156,6 +163,7 @@ static void env_free(env *E)
     free(E->sites);
     free(E->first);
     free(E->must);
+    cellvals_free(E->cv, E->t->ncells);
 }
 
 bool satisfies(const thread_paths *tp, const tpath *p, int ri, int64_t v)
@@ -224,6 +232,8 @@ static bool someone_must_write(const env *E, int th, int cell)
 static bool path_feasible(const env *E, int th, const tpath *p)
 {
     const test *t = E->t;
+    if (!cellvals_path_feasible(t, E->cv, &E->tp[th], p, th, runs_to_end(E, th)))
+        return false;                                            /* (d) */
     for (int k = 0; k < p->nev; k++) {
         const pevent *r = &p->ev[k];
         if (r->kind != EV_R)
@@ -257,8 +267,9 @@ int pathfilter(const test *t, thread_paths *tp)
 {
     int dropped = 0;
     for (int round = 0; round < 4; round++) {
-        env E = {t, tp, t->nthreads, NULL, NULL, NULL};
+        env E = {t, tp, t->nthreads, NULL, NULL, NULL, NULL};
         env_build(&E);
+        E.cv = cellvals_build(t, tp);
         int now = 0;
         for (int th = 0; th < t->nthreads; th++) {
             thread_paths *T = &tp[th];

@@ -18,6 +18,9 @@ static void explore_part(explorer *e)
         e->choice[th] = 0;
     }
     e->combo = 0;
+    bool single = true;
+    for (int th = 0; th < t->nthreads; th++)
+        single = single && (!e->active[th] || e->tp[th].n == 1);
     for (;;) {
         e->combo++;
         int built = build_combination(e);
@@ -33,7 +36,13 @@ static void explore_part(explorer *e)
         memset(e->prune_tries, 0, depths);
         memset(e->prune_hits, 0, depths);
         memset(e->prune_skips, 0, depths);
-        e->split = e->nreads < 3 ? e->nreads : 3;
+        /* A part with one combination of paths (K8a once its paths are
+         * filtered) often has its top reads forced: at depth 3 it would be
+         * one unit, one worker's.  Deeper units there; with many
+         * combinations each worker walks every combination's top, so the
+         * top stays short. */
+        int depth = single ? 8 : 3;
+        e->split = e->nreads < depth ? e->nreads : depth;
         if (built > 0)
             e->split = -1; /* not an execution: a quorum barrier with too few synchronizing arrivals */
         else if (e->split == 0 && !worth_exploring(e, 0))

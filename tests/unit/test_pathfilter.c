@@ -219,6 +219,76 @@ static void test_await_at_least(void)
     test_free(t);
 }
 
+/* Iris's epoch barrier (K8a) at 3 ranks: an add of 1 to my counter, then a
+ * CAS spin on each peer's counter from the target to itself. */
+#define EPOCH_BARRIER(SCOPE)                                                                     \
+    "test epoch\nconst R = 3\nheap {\n  ranks R; size 4096; hipExtMallocWithFlags(fine)\n"      \
+    "  flags: i32[R]\n  data: i32\n  seen: i32[R]\n}\n"                                          \
+    "thread T for r in 0..R @gpu(r).wg0 {\n  st data, 42\n"                                      \
+    "  old = atom.add.release." SCOPE " flags[r], 1\n  tgt = old + 1\n"                          \
+    "  for p in 0..R {\n    if p != r { await atom.cas.acquire." SCOPE " flags@p[p], tgt, tgt >= tgt }\n  }\n" \
+    "  for p in 0..R {\n    v = ld data@p\n    st seen[p], v\n  }\n}\n"                           \
+    "forall (all q in 0..R: (all p in 0..R: seen@q[p] == 42))\n"
+
+static void test_epoch_counters(void)
+{
+    /* Per rank and peer: the CAS succeeds, fails because the peer is ahead
+     * (> target), or the spin hangs: 7 paths.  The counters only hold 0 and
+     * 1 (one add each, CASes that write what they compared with), so the
+     * epoch is 1, nobody is ahead, and the peer's add always comes: one
+     * path is left per rank. */
+    filtered f;
+    filter(EPOCH_BARRIER("sys"), &f);
+    for (int th = 0; th < 3; th++) {
+        CU_ASSERT_EQUAL(f.before[th], 7);
+        CU_ASSERT_EQUAL(f.tp[th].n, 1);
+    }
+    filtered_free(&f);
+    test *t;
+    explore_result r = explore_text(EPOCH_BARRIER("sys"), &model_src11, 1, &t);
+    CU_ASSERT_EQUAL(result_verdict(t, &r.mr[0]), V_HOLDS);
+    CU_ASSERT_EQUAL(r.mr[0].consistent, 8);
+    CU_ASSERT_EQUAL(r.mr[0].hangs, 0);
+    explore_result_free(&r);
+    test_free(t);
+}
+
+static void test_epoch_counters_kept(void)
+{
+    /* At workgroup scope across GPUs the RMWs are not morally strong with each
+     * other: no atomicity, so the last value is not the sum of the adds and
+     * the hangs stay (the values still bound the epoch: no peer is ahead). */
+    filtered f;
+    filter(EPOCH_BARRIER("wg"), &f);
+    for (int th = 0; th < 3; th++)
+        CU_ASSERT_EQUAL(f.tp[th].n, 3);   /* both succeed; hang at either peer */
+    filtered_free(&f);
+    /* A second add per rank (a second epoch): counters reach 2, a CAS for
+     * target 1 may find its peer ahead, and nothing above may be dropped
+     * for that reason. */
+    const char *two = "test ahead\nmemory { n: i32\n m: i32 }\n"
+                      "thread A @gpu0.wg0 { atom.add.release.sys n, 1; atom.add.release.sys n, 1 }\n"
+                      "thread C @gpu0.wg1 { await atom.cas.acquire.sys n, 1, 1 >= 1; st m, 1 }\n"
+                      "exists (m == 1)\n";
+    filter(two, &f);
+    CU_ASSERT_EQUAL(f.tp[1].n, 2);   /* CAS succeeds on 1, fails on 2; the hang goes (last value 2) */
+    filtered_free(&f);
+    /* An add behind a barrier a peer may never reach: the hang stays. */
+    const char *cut = "test cutadd\nmemory { n: i32\n g: i32 }\n"
+                      "thread P0 @gpu0.wg0 { barrier; atom.add.relaxed.sys n, 1 }\n"
+                      "thread P1 @gpu0.wg0 { await ld.relaxed.agent g == 1; barrier }\n"
+                      "thread C @gpu0.wg1 { await atom.cas.relaxed.sys n, 1, 1 >= 1 }\n"
+                      "exists (n == 1)\n";
+    filter(cut, &f);
+    CU_ASSERT_EQUAL(f.tp[2].n, 2);   /* C: succeeds, hangs */
+    filtered_free(&f);
+    test *t;
+    explore_result r = explore_text(cut, &model_src11, 1, &t);
+    CU_ASSERT_TRUE(r.mr[0].hangs > 0);
+    explore_result_free(&r);
+    test_free(t);
+}
+
 void add_pathfilter_tests(void)
 {
     CU_pSuite s = CU_add_suite("pathfilter", NULL, NULL);
@@ -229,4 +299,6 @@ void add_pathfilter_tests(void)
     CU_add_test(s, "read-read coherence in the search", test_read_read_coherence_pruned);
     CU_add_test(s, "race reports under -j", test_races_same_under_jobs);
     CU_add_test(s, "await >= and i8 values", test_await_at_least);
+    CU_add_test(s, "epoch counters hold few values", test_epoch_counters);
+    CU_add_test(s, "counters that may go further are kept", test_epoch_counters_kept);
 }
