@@ -65,7 +65,7 @@ typedef struct {
     execution *witness;     /* the execution to draw */
     model_verdict witness_v;
     int witness_rank;       /* how interesting the stored witness is */
-    char hang_msg[512];     /* the first hang, in the user's terms */
+    char hang_msg[1024];    /* the first hang, in the user's terms (with its co-residency advice) */
     long cuts;              /* consistent executions cut at a loop's unrolling bound (not in outs) */
     char cut_msg[512];      /* the first cut, in the user's terms */
     char error_msg[512];

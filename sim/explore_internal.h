@@ -29,7 +29,7 @@ typedef struct {
     model_verdict witness_v;
     int witness_rank;
     long witness_key;
-    char hang_msg[512], error_msg[512], cut_msg[512];
+    char hang_msg[1024], error_msg[512], cut_msg[512];
     long hang_key, error_key, cut_key;
 } part_model;
 
@@ -101,7 +101,7 @@ typedef struct {
     int64_t read_vals[MAX_THREADS][64];
     int iw_of_cell[4096 + 64];
     bool hang;
-    char hang_msg[512];
+    char hang_msg[1024];
     const inst *cut_at;      /* a thread's path was cut at a loop bound */
     int cut_bound, cut_thread;
     const inst *error_at;

@@ -313,7 +313,7 @@ static const char *NORMAL =
 
 static void test_coresidency(void)
 {
-    char text[2048], hang[600];
+    char text[2048], hang[sizeof ((model_result *)0)->hang_msg];
     snprintf(text, sizeof text, NORMAL, "normal", "normal");
     CU_ASSERT_EQUAL(verdict_of(text, &model_ptx, hang, sizeof hang), V_HANG);
     CU_ASSERT_PTR_NOT_NULL(strstr(hang, "nvshmem_signal_wait_until keeps reading"));
