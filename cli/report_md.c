@@ -44,7 +44,8 @@ static void run_result(FILE *f, const hr_test *t)
 void rp_write_md(FILE *f, const rp_report *r, const char *command)
 {
     fprintf(f, "# memsim: hardware against the models\n\n");
-    fprintf(f, "Made by `%s`: %d tests over %d runs.\n\n", command, r->nrows, r->nruns);
+    fprintf(f, "Made by `%s`: %d test%s over %d run%s.\n\n", command, r->nrows, r->nrows == 1 ? "" : "s", r->nruns,
+            r->nruns == 1 ? "" : "s");
     fputs("| run | devices | driver | compiler | ran | not run | FORBIDDEN seen | caveats | instances |\n"
           "|---|---|---|---|---:|---:|---:|---:|---:|\n",
           f);
