@@ -285,8 +285,9 @@ int memsim_report_main(int argc, char **argv)
         }
     }
     double t3 = now();
-    fprintf(stderr, "memsim report: %d runs, %d tests: read %.3f s, graphs %.3f s, written %.3f s%s%s\n", nruns,
-            rep.nrows, t1 - t0, t2 - t1, t3 - t2, to_stdout ? "" : " -> ", to_stdout ? "" : outdir);
+    fprintf(stderr, "memsim report: %d run%s, %d test%s: read %.3f s, graphs %.3f s, written %.3f s%s%s\n", nruns,
+            nruns == 1 ? "" : "s", rep.nrows, rep.nrows == 1 ? "" : "s", t1 - t0, t2 - t1, t3 - t2,
+            to_stdout ? "" : " -> ", to_stdout ? "" : outdir);
     if (!rc && gerr)
         rc = 1;
     rp_graphs_free(graphs, rep.nrows);
