@@ -1,6 +1,8 @@
 #include "model.h"
 #include "vulkan.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const model *const all_models[] = {&model_src11, &model_ptx, &model_sc, &model_vulkan, NULL};
@@ -101,3 +103,76 @@ bool final_state_coherent(const base *b)
     }
     return true;
 }
+
+enum { MAX_ORDERED_FENCES = 64 };
+
+typedef struct {
+    const base *b;
+    R pairs;
+    order_axioms holds;
+    const void *ctx;
+    int nfences, fence[MAX_ORDERED_FENCES];
+    int order[MAX_ORDERED_FENCES];
+    bool placed[MAX_ORDERED_FENCES];
+} fence_search;
+
+/* The order so far: placed fences in order, each before every fence not yet placed. */
+static R order_of_prefix(const fence_search *s, int k)
+{
+    rel *o = rel_new();
+    for (int i = 0; i < k; i++) {
+        for (int j = i + 1; j < k; j++)
+            if (rel_has(s->pairs, s->order[i], s->order[j]))
+                rel_add(o, s->order[i], s->order[j]);
+        for (int u = 0; u < s->nfences; u++)
+            if (!s->placed[u] && rel_has(s->pairs, s->order[i], s->fence[u]))
+                rel_add(o, s->order[i], s->fence[u]);
+    }
+    return o;
+}
+
+static bool extend_order(fence_search *s, int k, model_verdict *v)
+{
+    int mark = rel_mark();
+    model_verdict tmp = {0};
+    bool ok = s->holds(s->ctx, order_of_prefix(s, k), &tmp);
+    rel_release(mark);
+    if (!ok) {
+        v->failed = tmp.failed;
+        return false;
+    }
+    if (k == s->nfences)
+        return true;
+    for (int u = 0; u < s->nfences; u++) {
+        if (s->placed[u])
+            continue;
+        bool ready = true; /* a thread's fences go in program order */
+        for (int w = 0; w < s->nfences && ready; w++)
+            if (!s->placed[w] && w != u && rel_has(s->b->po, s->fence[w], s->fence[u]))
+                ready = false;
+        if (!ready)
+            continue;
+        s->placed[u] = true;
+        s->order[k] = s->fence[u];
+        bool found = extend_order(s, k + 1, v);
+        s->placed[u] = false;
+        if (found)
+            return true;
+    }
+    return false;
+}
+
+bool fence_order_exists(const base *b, set fences, R pairs, order_axioms holds, const void *ctx, model_verdict *v)
+{
+    fence_search s = {.b = b, .pairs = pairs, .holds = holds, .ctx = ctx};
+    for (int i = 0; i < rel_n(); i++)
+        if (set_has(fences, i)) {
+            if (s.nfences == MAX_ORDERED_FENCES) {
+                fprintf(stderr, "memsim: error: more than %d fence.sc in one execution\n", MAX_ORDERED_FENCES);
+                abort();
+            }
+            s.fence[s.nfences++] = i;
+        }
+    return extend_order(&s, 0, v);
+}
+

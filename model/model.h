@@ -49,6 +49,14 @@ R kernel_ordered(R hb, R kb);
  * explorer's pruning assumes exactly this, so verdicts do not depend on it. */
 bool final_state_coherent(const base *b);
 
+/* Whether some total order of the events in `fences` -- each thread's in program order -- makes
+ * holds(ctx, order restricted to `pairs`) true.  The order is searched prefix by prefix, each
+ * placed fence before every fence not yet placed; since the axioms only get harder as the order
+ * grows, a prefix that already breaks one prunes every completion.  PTX's sc order (ptx.c) and
+ * Dat3M's sync_fence (ptx75.c) are found this way.  On failure v->failed names the axiom. */
+typedef bool (*order_axioms)(const void *ctx, R order, model_verdict *v);
+bool fence_order_exists(const base *b, set fences, R pairs, order_axioms holds, const void *ctx, model_verdict *v);
+
 /* Does the order rule out every completion of the rf decided so far? */
 bool violates_prune_order(const base *b, R order, set decided_reads);
 

@@ -10,14 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { MAX_SC_FENCES = 64 };
 
 typedef struct {
     const base *b;
     R ms, obs, sync, bsync;
     R co_req;     /* the pairs of co that PTX requires to be ordered (see ptx_check) */
     set fsc_set;
-    int nfences, fence[MAX_SC_FENCES];
 } ptx_ctx;
 
 /* The causality order for one orientation sc of the fence.sc pairs. */
@@ -75,53 +73,7 @@ static bool ptx_axioms(const ptx_ctx *c, R sc, model_verdict *v)
     return true;
 }
 
-/* sc for a prefix of the total order: placed fences in order, and each
- * before every fence not yet placed; only morally strong pairs count. */
-static R sc_of_prefix(const ptx_ctx *c, const int *order, int k, const bool *placed)
-{
-    rel *sc = rel_new();
-    for (int i = 0; i < k; i++) {
-        for (int j = i + 1; j < k; j++)
-            if (rel_has(c->ms, order[i], order[j]))
-                rel_add(sc, order[i], order[j]);
-        for (int u = 0; u < c->nfences; u++)
-            if (!placed[u] && rel_has(c->ms, order[i], c->fence[u]))
-                rel_add(sc, order[i], c->fence[u]);
-    }
-    return sc;
-}
-
-static bool search_sc(const ptx_ctx *c, int *order, int k, bool *placed, model_verdict *v)
-{
-    int mark = rel_mark();
-    model_verdict tmp = {0};
-    bool ok = ptx_axioms(c, sc_of_prefix(c, order, k, placed), &tmp);
-    rel_release(mark);
-    if (!ok) {
-        v->failed = tmp.failed;
-        return false;
-    }
-    if (k == c->nfences)
-        return true;
-    for (int u = 0; u < c->nfences; u++) {
-        if (placed[u])
-            continue;
-        /* A thread's fences go in program order. */
-        bool ready = true;
-        for (int w = 0; w < c->nfences && ready; w++)
-            if (!placed[w] && w != u && rel_has(c->b->po, c->fence[w], c->fence[u]))
-                ready = false;
-        if (!ready)
-            continue;
-        placed[u] = true;
-        order[k] = c->fence[u];
-        bool found = search_sc(c, order, k + 1, placed, v);
-        placed[u] = false;
-        if (found)
-            return true;
-    }
-    return false;
-}
+static bool ptx_axioms_under(const void *ctx, R sc, model_verdict *v) { return ptx_axioms(ctx, sc, v); }
 
 /* Moral strength, observation and synchronization (Fig. 4). */
 static void ptx_setup(const base *b, ptx_ctx *c)
@@ -186,19 +138,8 @@ static void ptx_check(const base *b, model_verdict *v)
      * fence.  Causality only grows with sc, so a prefix that already breaks
      * an axiom (its edges are in every completion) prunes its subtree. */
     c.fsc_set = set_or(b->FSC, b->IMPL);
-    c.nfences = 0;
-    for (int i = 0; i < rel_n(); i++)
-        if (set_has(c.fsc_set, i)) {
-            if (c.nfences == MAX_SC_FENCES) {
-                fprintf(stderr, "memsim: error: more than %d fence.sc in one execution\n", MAX_SC_FENCES);
-                abort();
-            }
-            c.fence[c.nfences++] = i;
-        }
-    bool placed[MAX_SC_FENCES] = {0};
-    int order[MAX_SC_FENCES];
     v->failed = "Causality";
-    v->consistent = search_sc(&c, order, 0, placed, v);
+    v->consistent = fence_order_exists(b, c.fsc_set, c.ms, ptx_axioms_under, &c, v);
 }
 
 const model model_ptx = {

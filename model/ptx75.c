@@ -13,13 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { MAX_SC_FENCES75 = 64 };
 
 typedef struct {
     const base *b;
     set GEN, SUR, TEX, CON, ALIAS, FSC;
     R vloc, scta, same_proxy, ms, observation, sync, fsc_pairs, co_req;
-    int nfences, fence[MAX_SC_FENCES75];
 } ptx75_ctx;
 
 static int generic_address(const test *t, const event *e)
@@ -95,52 +93,9 @@ static bool axioms(const ptx75_ctx *c, R sync_fence, model_verdict *v)
     return true;
 }
 
-/* sync_fence for a prefix of a total order of the fence.sc events: Dat3M orders each pair
- * of fence.sc whose scopes include each other (WmmEncoder.visitSyncFence), totally. */
-static R sync_fence_of_prefix(const ptx75_ctx *c, const int *order, int k, const bool *placed)
-{
-    rel *sf = rel_new();
-    for (int i = 0; i < k; i++) {
-        for (int j = i + 1; j < k; j++)
-            if (rel_has(c->fsc_pairs, order[i], order[j]))
-                rel_add(sf, order[i], order[j]);
-        for (int u = 0; u < c->nfences; u++)
-            if (!placed[u] && rel_has(c->fsc_pairs, order[i], c->fence[u]))
-                rel_add(sf, order[i], c->fence[u]);
-    }
-    return sf;
-}
-
-static bool search(const ptx75_ctx *c, int *order, int k, bool *placed, model_verdict *v)
-{
-    int mark = rel_mark();
-    model_verdict tmp = {0};
-    bool ok = axioms(c, sync_fence_of_prefix(c, order, k, placed), &tmp);
-    rel_release(mark);
-    if (!ok) {
-        v->failed = tmp.failed;
-        return false;
-    }
-    if (k == c->nfences)
-        return true;
-    for (int u = 0; u < c->nfences; u++) {
-        if (placed[u])
-            continue;
-        bool ready = true;
-        for (int w = 0; w < c->nfences && ready; w++)
-            if (!placed[w] && w != u && rel_has(c->b->po, c->fence[w], c->fence[u]))
-                ready = false;
-        if (!ready)
-            continue;
-        placed[u] = true;
-        order[k] = c->fence[u];
-        bool found = search(c, order, k + 1, placed, v);
-        placed[u] = false;
-        if (found)
-            return true;
-    }
-    return false;
-}
+/* sync_fence is a total order of the fence.sc events whose pairs Dat3M orders (fence.sc whose scopes
+ * include each other, WmmEncoder.visitSyncFence), searched by fence_order_exists (model.c). */
+static bool axioms_under(const void *ctx, R sync_fence, model_verdict *v) { return axioms(ctx, sync_fence, v); }
 
 static void setup(const base *b, ptx75_ctx *c)
 {
@@ -226,19 +181,8 @@ static void ptx75_check(const base *b, model_verdict *v)
         v->failed = "Coherence (final state)";
         return;
     }
-    c.nfences = 0;
-    for (int i = 0; i < rel_n(); i++)
-        if (set_has(c.FSC, i)) {
-            if (c.nfences == MAX_SC_FENCES75) {
-                fprintf(stderr, "memsim: error: more than %d fence.sc in one execution\n", MAX_SC_FENCES75);
-                abort();
-            }
-            c.fence[c.nfences++] = i;
-        }
-    bool placed[MAX_SC_FENCES75] = {0};
-    int order[MAX_SC_FENCES75];
     v->failed = "Causality";
-    v->consistent = search(&c, order, 0, placed, v);
+    v->consistent = fence_order_exists(b, c.FSC, c.fsc_pairs, axioms_under, &c, v);
 }
 
 const model model_ptx75 = {
