@@ -79,21 +79,6 @@ static int first_barrier(const tpath *p)
     return p->nev;
 }
 
-static event event_of(const test *t, int th, const pevent *pe)
-{
-    event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = pe->kind;
-    ev.thread = th;
-    ev.cell = pe->cell;
-    ev.ord = pe->ord;
-    ev.scope = pe->scope;
-    ev.gpu = t->threads[th].gpu;
-    ev.wg = t->threads[th].wg;
-    ev.wave = t->threads[th].wave;
-    ev.rmw_partner = -1;
-    return ev;
-}
 
 /* A set of at most MAX_VALUES values; false when it would grow beyond. */
 static bool set_insert(int64_t *vals, int *n, int64_t v)
@@ -170,7 +155,7 @@ cellvals *cellvals_build(const test *t, const thread_paths *tp)
                     entry(c, th, v, true);
                     /* Atomicity needs every pair of the RMWs morally strong:
                      * each new scope instance is checked against those seen. */
-                    event ev = event_of(t, th, &p->ev[k]);
+                    event ev = pevent_event(t, th, &p->ev[k]);
                     rmwsites *s = &sites[p->ev[k].cell];
                     bool seen = false;
                     for (int j = 0; j < s->n && !seen; j++)

@@ -48,22 +48,6 @@ typedef struct {
     cellvals *cv;        /* [ncells]: the values each cell can hold */
 } env;
 
-static event event_of(const test *t, int th, const pevent *pe)
-{
-    event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = pe->kind;
-    ev.thread = th;
-    ev.cell = pe->cell;
-    ev.ord = pe->ord;
-    ev.scope = pe->scope;
-    ev.gpu = t->threads[th].gpu;
-    ev.wg = t->threads[th].wg;
-    ev.wave = t->threads[th].wave;
-    ev.rmw_partner = -1;
-    ev.src = pe->src;
-    return ev;
-}
 
 bool static_value(const test *t, const thread_paths *tp, const pevent *pw, int64_t *v)
 {
@@ -142,7 +126,7 @@ static void env_build(env *E)
                 site *s = &E->sites[E->first[pe->cell] + count[pe->cell]++];
                 s->thread = th;
                 s->known = static_value(t, &E->tp[th], pe, &s->value);
-                s->ev = event_of(t, th, pe);
+                s->ev = pevent_event(t, th, pe);
                 bool earlier = false;
                 for (int j = 0; j < k && !earlier; j++)
                     earlier = p->ev[j].kind == EV_W && p->ev[j].cell == pe->cell;
@@ -247,12 +231,12 @@ static bool path_feasible(const env *E, int th, const tpath *p)
          * r1 before it that cannot. */
         if (s.own_write || !s.init || s.other)
             continue;
-        event e2 = event_of(t, th, r);
+        event e2 = pevent_event(t, th, r);
         for (int j = 0; j < k; j++) {
             const pevent *r1 = &p->ev[j];
             if (r1->kind != EV_R || r1->cell != r->cell)
                 continue;
-            event e1 = event_of(t, th, r1);
+            event e1 = pevent_event(t, th, r1);
             if (!same_access_path(t, &e1, &e2))
                 continue; /* PTX proxies: no read-read coherence across proxies */
             sources s1 = read_sources(E, th, p, j, &e1, &e2);

@@ -1170,3 +1170,20 @@ void thread_paths_free(thread_paths *tp)
     free(tp->pool);
     memset(tp, 0, sizeof *tp);
 }
+
+event pevent_event(const test *t, int th, const pevent *pe)
+{
+    event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = pe->kind;
+    ev.thread = th;
+    ev.cell = pe->cell;
+    ev.ord = pe->ord;
+    ev.scope = pe->scope;
+    ev.gpu = t->threads[th].gpu;
+    ev.wg = t->threads[th].wg;
+    ev.wave = t->threads[th].wave;
+    ev.rmw_partner = -1;
+    ev.src = pe->src;
+    return ev;
+}

@@ -42,6 +42,10 @@ typedef struct {
     const inst *src;
 } pevent;
 
+/* The event a path's access stands for in thread th, for the models' scope and placement
+ * questions (scopes_include...) asked before an execution exists. */
+event pevent_event(const test *t, int th, const pevent *pe);
+
 typedef struct {
     pevent *ev;
     int nev;
