@@ -309,19 +309,12 @@ int plan_build(hw_plan *p, const test *t)
     }
     /* Kernels with threads, in an order that respects `after`. */
     int nk = t->nkernels;
-    bool before[64][64] = {{false}};
     if (nk > 64) {
         snprintf(p->why, sizeof p->why, "more than 64 kernels");
         return -1;
     }
-    for (int k = 0; k < nk; k++)
-        for (int a = 0; a < t->kernels[k].nafter; a++)
-            before[t->kernels[k].after[a]][k] = true;
-    for (int m = 0; m < nk; m++)
-        for (int i = 0; i < nk; i++)
-            for (int j = 0; j < nk; j++)
-                if (before[i][m] && before[m][j])
-                    before[i][j] = true;
+    bool before[64][64];
+    test_kernel_order(t, before);
     int level[64] = {0};
     for (int round = 0; round < nk; round++)
         for (int i = 0; i < nk; i++)

@@ -333,3 +333,19 @@ const char *test_pos_name(const test *t, srcpos p, char *buf, size_t size)
     }
     return buf;
 }
+
+void test_kernel_order(const test *t, bool before[64][64])
+{
+    int nk = t->nkernels < 64 ? t->nkernels : 64;
+    memset(before, 0, 64 * sizeof *before);
+    for (int k = 0; k < nk; k++)
+        for (int a = 0; a < t->kernels[k].nafter; a++)
+            if (t->kernels[k].after[a] < 64)
+                before[t->kernels[k].after[a]][k] = true;
+    for (int m = 0; m < nk; m++)
+        for (int i = 0; i < nk; i++)
+            for (int j = 0; j < nk; j++)
+                if (before[i][m] && before[m][j])
+                    before[i][j] = true;
+}
+

@@ -331,6 +331,9 @@ const char *test_line_name(const test *t, int line, char *buf, size_t size);
 const char *test_pos_name(const test *t, srcpos p, char *buf, size_t size);
 
 /* Names and helpers shared by every front and back end. */
+/* before[i][j]: kernel i is ordered before kernel j by the `after` chains (transitively), for
+ * the first 64 kernels. */
+void test_kernel_order(const test *t, bool before[64][64]);
 const char *scope_name(scope_t s);
 const char *order_name(order_t o);
 const char *rmw_name(rmwop_t r);

@@ -313,16 +313,8 @@ int build_combination(explorer *e)
         for (int w = 0; w < REL_WORDS; w++)
             e->any_dep = e->any_dep || x->dep.row[i].w[w] != 0;
     /* Kernel and host order: initial writes first, then `after` chains. */
-    int nk = t->nkernels;
-    bool before[64][64] = {{0}};
-    for (int k = 0; k < nk && k < 64; k++)
-        for (int a = 0; a < t->kernels[k].nafter; a++)
-            before[t->kernels[k].after[a]][k] = true;
-    for (int m = 0; m < nk; m++)
-        for (int i = 0; i < nk; i++)
-            for (int j = 0; j < nk; j++)
-                if (before[i][m] && before[m][j])
-                    before[i][j] = true;
+    bool before[64][64];
+    test_kernel_order(t, before);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
             const event *a = &x->ev[i], *b = &x->ev[j];
