@@ -1,6 +1,5 @@
 /* memsim: exhaustive checking of GPU litmus tests under scoped memory models. */
 #include <cjson/cJSON.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include "../hwrun/hwrun.h"
 #include "../import/import.h"
 #include "../lit/parse.h"
+#include "dirlist.h"
 #include "report.h"
 
 int memsim_report_main(int argc, char **argv); /* cli/report_main.c */
@@ -85,7 +85,6 @@ static void add_file(options *o, const char *path)
     o->files[o->nfiles++] = strdup(path);
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* A directory stands for every .lit file under it, in name order. */
 static int add_path(options *o, const char *path)
@@ -99,32 +98,21 @@ static int add_path(options *o, const char *path)
         add_file(o, path);
         return 0;
     }
-    DIR *d = opendir(path);
-    if (!d) {
-        fprintf(stderr, "%s: error: %s\n", path, strerror(errno));
+    char **all;
+    int nall = dir_entries(path, &all);
+    if (nall < 0)
         return -1;
-    }
-    char **names = NULL;
+    /* subdirectories and the files memsim reads; anything else in the folder is not a test */
+    char **names = all;
     int n = 0;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
-        size_t len = strlen(path) + strlen(de->d_name) + 2;
-        char *full = malloc(len);
-        snprintf(full, len, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/", de->d_name);
+    for (int i = 0; i < nall; i++) {
         struct stat s2;
-        size_t nl = strlen(de->d_name);
-        if (stat(full, &s2) == 0 && (S_ISDIR(s2.st_mode) || (nl > 4 && strcmp(de->d_name + nl - 4, ".lit") == 0) ||
-                                        has_suffix(de->d_name, ".litmus") || has_suffix(de->d_name, ".test"))) {
-            names = realloc(names, (size_t)(n + 1) * sizeof *names);
-            names[n++] = full;
-        } else {
-            free(full);
-        }
+        if (stat(all[i], &s2) == 0 && (S_ISDIR(s2.st_mode) || has_suffix(all[i], ".lit") ||
+                                       has_suffix(all[i], ".litmus") || has_suffix(all[i], ".test")))
+            names[n++] = all[i];
+        else
+            free(all[i]);
     }
-    closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_str);
     int rc = 0;
     for (int i = 0; i < n; i++) {
         if (add_path(o, names[i]) != 0)

@@ -1,6 +1,5 @@
 /* memsim report RUN.json|DIR ... -o OUTDIR [--format html,md]: hwrun's runs,
  * any devices, side by side in one HTML page and a Markdown summary. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dirlist.h"
 #include "report_out.h"
 
 int memsim_report_main(int argc, char **argv);
@@ -54,29 +54,13 @@ static void add(paths *p, const char *s, bool from_dir)
     p->from_dir[p->n++] = from_dir;
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static int add_dir(paths *p, const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (!d) {
-        fprintf(stderr, "%s: error: %s\n", dir, strerror(errno));
+    char **names;
+    int n = dir_entries(dir, &names);
+    if (n < 0)
         return -1;
-    }
-    char **names = NULL;
-    int n = 0;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
-        size_t len = strlen(dir) + strlen(de->d_name) + 2;
-        char *full = malloc(len);
-        snprintf(full, len, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", de->d_name);
-        names = realloc(names, (size_t)(n + 1) * sizeof *names);
-        names[n++] = full;
-    }
-    closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_str);
     int rc = 0;
     for (int i = 0; i < n; i++) {
         struct stat st;
