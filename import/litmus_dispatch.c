@@ -64,41 +64,48 @@ static void find_regions(dsp *x)
 {
     const items *c = x->c;
     int n = c->n;
+    int *back = malloc((size_t)(unsigned)n * sizeof *back);
+    for (int i = 0; i < n; i++)
+        back[i] = -1;
+    for (int j = 0; j < n; j++)
+        if (x->jt[j] >= 0 && x->jt[j] < j)
+            back[x->jt[j]] = j; /* j grows: the last one stays */
     x->rg = calloc((size_t)(unsigned)n + 1, sizeof *x->rg);
     x->rg[0] = (region){.start = 0, .end = n - 1, .parent = -1, .spin_end = -1};
     x->nrg = 1;
+    /* By start, an open interval that the next one crosses (a < b <= a.end <
+     * b.end) absorbs it, and may then cross those it was nested in: the
+     * stack holds the open intervals, each nested in the one below. */
+    int *open = malloc((size_t)(unsigned)n * sizeof *open), nopen = 0;
     for (int i = 0; i < n; i++) {
-        if (c->v[i].kind != IT_LABEL)
+        if (back[i] < 0)
             continue;
-        int back = -1;
-        for (int j = i + 1; j < n; j++)
-            if (x->jt[j] == i)
-                back = j;
-        if (back >= 0)
-            x->rg[x->nrg++] = (region){.start = i, .end = back, .spin_end = litmus_spin_wait(c, i, back, n)};
-    }
-    /* Merge loops that overlap without nesting: a < b <= a.end < b.end. */
-    for (bool merged = true; merged;) {
-        merged = false;
-        for (int a = 1; a < x->nrg && !merged; a++)
-            for (int b = 1; b < x->nrg && !merged; b++) {
-                region *A = &x->rg[a], *B = &x->rg[b];
-                if (A->start < B->start && B->start <= A->end && A->end < B->end) {
-                    A->end = B->end;
-                    A->spin_end = -1;
-                    *B = x->rg[--x->nrg];
-                    merged = true;
-                }
-            }
-    }
-    /* By start (distinct: one loop per label); the root starts first. */
-    for (int a = 2; a < x->nrg; a++)
-        for (int b = a; b > 1 && x->rg[b - 1].start > x->rg[b].start; b--) {
-            region t = x->rg[b];
-            x->rg[b] = x->rg[b - 1];
-            x->rg[b - 1] = t;
+        region b = {.start = i, .end = back[i], .spin_end = litmus_spin_wait(c, i, back[i], n)};
+        while (nopen > 0 && x->rg[open[nopen - 1]].end < b.start)
+            nopen--;
+        int into = -1;
+        while (nopen > 0 && x->rg[open[nopen - 1]].end < b.end) {
+            if (into >= 0)
+                x->rg[into].parent = -2; /* absorbed in its turn */
+            into = open[--nopen];
+            x->rg[into].end = b.end;
+            x->rg[into].spin_end = -1;
         }
-    /* Parents: the nearest earlier region that still holds the start. */
+        if (into < 0) {
+            into = x->nrg++;
+            x->rg[into] = b;
+        }
+        open[nopen++] = into;
+    }
+    free(open);
+    free(back);
+    /* Without the absorbed ones, still by start (merging only lengthened
+     * intervals that started earlier). */
+    int kept = 1;
+    for (int r = 1; r < x->nrg; r++)
+        if (x->rg[r].parent != -2)
+            x->rg[kept++] = x->rg[r];
+    x->nrg = kept;
     for (int r = 1; r < x->nrg; r++) {
         int p = r - 1;
         while (p > 0 && x->rg[p].end < x->rg[r].start)
