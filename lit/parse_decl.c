@@ -901,8 +901,13 @@ static bool host_target(parser *p, host_step *st, bool whole)
 {
     memref m;
     token at = p->tok;
-    if (!parse_memref(p, &m))
+    if (!parse_memref(p, &m)) {
+        /* parse_memref may have parsed the rank or the index before failing. */
+        expr_free(m.index);
+        expr_free(m.peer);
+        expr_free(m.ptr);
         return false;
+    }
     int loc = m.loc;
     int64_t idx = 0, rank = 0;
     bool ok = true;
