@@ -143,6 +143,11 @@ race_report *race_slot(part_model *pm, const race_report *r);
 void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const int64_t *mem);
 bool count_candidate(explorer *e, count_t *c);
 
+/* livelock.c: whether the current candidate, cut at a loop bound, can repeat
+ * its looping threads' last iterations for ever (a livelock: a hang); then
+ * msg names the threads and iterations. */
+bool livelock_find(const explorer *e, char *msg, size_t size);
+
 /* candidate.c: coherence orders of a complete reads-from, each checked. */
 void enum_co(explorer *e, int k, int i, bool *used);
 

@@ -183,7 +183,13 @@ void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const
 {
     const test *t = e->t;
     const shared *sh = e->sh;
-    if (e->cut_at) {
+    /* A cut execution whose looping threads can repeat their last iterations
+     * for ever is a hang (a livelock, sim/livelock.c). */
+    char livelock_msg[1024];
+    bool livelock = e->cut_at && livelock_find(e, livelock_msg, sizeof livelock_msg);
+    bool hang = e->hang || livelock;
+    const char *hang_msg = livelock ? livelock_msg : e->hang_msg;
+    if (e->cut_at && !livelock) {
         /* An execution cut at a loop's bound is a prefix, not an execution:
          * it is counted and reported, and it shows no final state. */
         count_candidate(e, &pm->cuts);
@@ -229,10 +235,10 @@ void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const
     }
     if (!count_candidate(e, &pm->consistent))
         return;
-    if (e->hang) {
+    if (hang) {
         count_candidate(e, &pm->hangs);
         if (!pm->hang_msg[0] || e->key < pm->hang_key) {
-            snprintf(pm->hang_msg, sizeof pm->hang_msg, "%s", e->hang_msg);
+            snprintf(pm->hang_msg, sizeof pm->hang_msg, "%s", hang_msg);
             pm->hang_key = e->key;
         }
     }
@@ -244,7 +250,7 @@ void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const
             pm->error_key = e->key;
         }
     }
-    int k = outcome_slot(pm, vals, ns, e->hang, e->error_at != NULL, e->key);
+    int k = outcome_slot(pm, vals, ns, hang, e->error_at != NULL, e->key);
     count_candidate(e, &pm->outs[k].exact);
     if (k < MAX_EXAMPLES && (!pm->example[k] || e->key <= pm->example_key[k])) {
         if (!pm->example[k])
@@ -263,7 +269,7 @@ void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const
         r.b = r.eb.src;
         count_candidate(e, &race_slot(pm, &r)->exact);
     }
-    int rank = witness_rank(v, e->hang);
+    int rank = witness_rank(v, hang);
     if (rank > pm->witness_rank || (rank == pm->witness_rank && e->key < pm->witness_key)) {
         if (!pm->witness)
             pm->witness = malloc(sizeof *pm->witness);
