@@ -383,6 +383,8 @@ void enum_rf(explorer *e, int r)
     if (r == e->split && !claim_unit(e))
         return;
     if (r == e->nreads) {
+        if (!commute_weight(e))
+            return;
         bool used[REL_MAX] = {0};
         enum_co(e, 0, 0, used);
         return;
@@ -393,7 +395,7 @@ void enum_rf(explorer *e, int r)
         e->at[r] = i;
         e->rf_of[ev] = w;
         rel_add(&x->rf, w, ev);
-        if (worth_exploring(e, r + 1))
+        if (commute_canonical(e, r) && worth_exploring(e, r + 1))
             enum_rf(e, r + 1);
         x->rf.row[w].w[ev / 64] &= ~(1ull << (ev % 64));
     }

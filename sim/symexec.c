@@ -38,6 +38,11 @@ typedef struct {
     const inst *shm_fence_at;
     int snap[64];        /* registers at the start of the innermost while loop's iteration */
     int snap_depth;      /* the frame depth that snap belongs to (0: none) */
+    /* The boundaries of while loops' iterations, for livelock detection
+     * (sim/livelock.c): entries of (frame depth, event index, registers),
+     * one at a loop's entry and one at the end of each iteration. */
+    int *lasso;
+    int nlasso, lassocap;
 } pstate;
 
 typedef struct {
@@ -298,6 +303,13 @@ static pstate *state_copy(sx *x, const pstate *o)
         memcpy(s->cons, o->cons, (size_t)o->ncons * sizeof *s->cons);
     s->expr_error = o->expr_error ? strdup(o->expr_error) : NULL;
     s->warn = o->warn ? strdup(o->warn) : NULL;
+    s->lasso = NULL;
+    s->lassocap = 0;
+    if (o->nlasso) {
+        s->lassocap = o->nlasso;
+        s->lasso = malloc((size_t)o->nlasso * sizeof *s->lasso);
+        memcpy(s->lasso, o->lasso, (size_t)o->nlasso * sizeof *s->lasso);
+    }
     return s;
 }
 
@@ -310,6 +322,7 @@ static void state_free(pstate *s)
     free(s->cons);
     free(s->expr_error);
     free(s->warn);
+    free(s->lasso);
     free(s);
 }
 
@@ -692,6 +705,8 @@ static void named_barrier(sx *x, pstate *s, const inst *in)
 
 static void step_inner(sx *x, pstate *s, const inst *in);
 static void snapshot_regs(sx *x, pstate *s);
+static void lasso_enter(sx *x, pstate *s);
+static void lasso_mark(sx *x, pstate *s);
 
 /* wait_until_any: the last iteration of the spin reads every variable; it
  * succeeds when one satisfies the comparison and returns the first such
@@ -792,6 +807,7 @@ static void step_inner(sx *x, pstate *s, const inst *in)
         }
         s->stack[s->depth++] = (frame){.b = &in->body, .loop = in, .to = bound, .iterations = 1, .ev_start = s->nev};
         snapshot_regs(x, s);
+        lasso_enter(x, s);
         /* A while loop tests its condition first: as at the end of an
          * iteration, with none run yet. */
         if (!in->do_while) {
@@ -976,6 +992,36 @@ static void step_inner(sx *x, pstate *s, const inst *in)
     s->ev[ridx].partner = s->nev - 1;
 }
 
+/* Livelock detection's log (pstate.lasso).  Entering a while loop forgets the
+ * marks of loops at its depth or deeper (earlier loops, already left). */
+static void lasso_push(sx *x, pstate *s)
+{
+    int nregs = x->th->nregs, stride = 2 + nregs;
+    if (s->nlasso + stride > s->lassocap) {
+        s->lassocap = (s->nlasso + stride) * 2;
+        s->lasso = realloc(s->lasso, (size_t)s->lassocap * sizeof *s->lasso);
+    }
+    int *m = s->lasso + s->nlasso;
+    m[0] = s->depth;
+    m[1] = s->nev;
+    memcpy(m + 2, s->regs, (size_t)nregs * sizeof *m);
+    s->nlasso += stride;
+}
+
+static void lasso_enter(sx *x, pstate *s)
+{
+    int stride = 2 + x->th->nregs, n = 0;
+    for (int k = 0; k < s->nlasso; k += stride)
+        if (s->lasso[k] < s->depth) {
+            memmove(s->lasso + n, s->lasso + k, (size_t)stride * sizeof *s->lasso);
+            n += stride;
+        }
+    s->nlasso = n;
+    lasso_push(x, s);
+}
+
+static void lasso_mark(sx *x, pstate *s) { lasso_push(x, s); }
+
 /* The registers at the start of a while loop's iteration (the innermost loop's). */
 static void snapshot_regs(sx *x, pstate *s)
 {
@@ -1032,6 +1078,9 @@ static bool while_again(sx *x, pstate *s, frame *f)
         add_cons(s, c);
         s->ctrl |= deps_of(x, c);
     }
+    bool quiet = false; /* the iteration changed nothing: a hang path covers it */
+    if (f->iterations > 0)
+        lasso_mark(x, s);
     if (f->iterations > 0) {
         /* An iteration that wrote nothing and after which the condition
          * still holds repeats itself for ever if what it read were the final
@@ -1045,7 +1094,8 @@ static bool while_again(sx *x, pstate *s, frame *f)
         bool writes = false;
         for (int k = f->ev_start; k < s->nev && !writes; k++)
             writes = s->ev[k].kind == EV_W && s->ev[k].partner < 0;
-        if (!writes && same_state_next_time(x, s, f)) {
+        quiet = !writes && same_state_next_time(x, s, f);
+        if (quiet) {
             pstate *h = state_copy(x, s);
             int map[MAX_READS_PER_THREAD * 4 + 64], n = f->ev_start;
             bool fits = h->nev - f->ev_start < (int)(sizeof map / sizeof map[0]);
@@ -1081,12 +1131,37 @@ static bool while_again(sx *x, pstate *s, frame *f)
     if (f->iterations >= f->to) {
         /* The bound is reached and the condition holds: the execution is
          * cut here, and reported as cut. */
+        int nregs = x->th->nregs, stride = 2 + nregs;
+        /* The cut loop's marks: those at its depth (entering it forgot older
+         * ones there); inner loops' marks lie between them. */
+        int nmarks = 0;
+        for (int k = 0; k < s->nlasso; k += stride)
+            nmarks += s->lasso[k] == s->depth;
+        int *lev = NULL, *lregs = NULL;
+        if (nmarks == f->to + 1) {
+            /* every iteration of the cut loop: its events and the registers it left */
+            lev = malloc((size_t)nmarks * sizeof *lev);
+            lregs = malloc((size_t)(nmarks * nregs + 1) * sizeof *lregs);
+            for (int k = 0, m = 0; k < s->nlasso; k += stride) {
+                if (s->lasso[k] != s->depth)
+                    continue;
+                lev[m] = s->lasso[k + 1];
+                memcpy(lregs + m * nregs, s->lasso + k + 2, (size_t)nregs * sizeof *lregs);
+                m++;
+            }
+        }
         finish_path(x, s, false, NULL, NULL);
         thread_paths *tp = x->out;
         if (!x->failed && tp->n > 0) {
             tp->v[tp->n - 1].cut_at = in;
             tp->v[tp->n - 1].cut_bound = (int)f->to;
+            tp->v[tp->n - 1].iter_ev = lev;
+            tp->v[tp->n - 1].iter_regs = lregs;
+            tp->v[tp->n - 1].cut_quiet = quiet;
+            lev = lregs = NULL;
         }
+        free(lev);
+        free(lregs);
         return false;
     }
     f->iterations++;
@@ -1160,6 +1235,8 @@ void tpath_free(tpath *p)
     free(p->regs);
     free(p->error);
     free(p->warn);
+    free(p->iter_ev);
+    free(p->iter_regs);
 }
 
 void thread_paths_free(thread_paths *tp)

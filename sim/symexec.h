@@ -58,6 +58,12 @@ typedef struct {
     const inst *hung_loop;  /*   or in this while loop, whose iterations change nothing */
     const inst *cut_at;  /* stopped at a while loop's unrolling bound (its condition still held) */
     int cut_bound;       /*   after this many iterations */
+    int *iter_ev;        /*   the cut loop's iterations: iteration i (1..cut_bound) is events
+                              iter_ev[i-1] .. iter_ev[i]-1 (NULL: not known) */
+    bool cut_quiet;      /*   its last iteration changed nothing (then a path that hangs
+                              there, hung_loop, stands for the repetition) */
+    int *iter_regs;      /*   registers (nodes) at its entry (0) and after iteration i (i):
+                              iter_regs[i * nregs + r] (sim/livelock.c) */
     const inst *error_at;   /* stopped by a run-time error (index, pointer) */
     char *error;
     const inst *warn_at;    /* went on after a problem: a translated address */

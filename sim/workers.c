@@ -28,9 +28,11 @@ static void explore_part(explorer *e)
             budget_fail(sh, "%s: error: an execution has more than %d events: too large to explore", t->file, REL_MAX);
             return;
         }
+        e->reduce = false;
         if (built == 0) {
             rel_begin(e->x->n);
             base_compute_static(&e->sbase, e->x, e->base_storage);
+            commute_setup(e);
         }
         size_t depths = (size_t)(e->nreads + 1) * sizeof e->prune_tries[0];
         memset(e->prune_tries, 0, depths);
