@@ -178,6 +178,7 @@ bool livelock_find(const explorer *e, char *msg, size_t size)
         return false;
     static _Thread_local lasso L;
     memset(&L, 0, offsetof(lasso, cls));
+    L.tried = 0; /* after cls in the struct: the memset leaves it, and one test's tries would count against the next */
     L.e = e;
     int quiet = 0; /* cut threads whose hang paths stand for this execution */
     for (int th = 0; th < e->nthreads; th++) {
