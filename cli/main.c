@@ -67,6 +67,8 @@ static void usage(FILE *f)
             "                    execution; the states listed are those found until then.  With -q,\n"
             "                    the default where every model's `expect` is a race\n"
             "  --all             every execution, always (full outcome tables)\n"
+            "  --no-reduce       explore every order of commuting read-modify-writes (by default src11\n"
+            "                    explores one and counts the others: docs/kernels.md section 6)\n"
             "  --max-executions N  stop (no verdict) after N candidate executions\n"
             "  --max-memory SIZE   stop (no verdict) above SIZE of memory: 512M, 4G (default: 3/4 of RAM)\n"
             "  --list-models     describe the models\n"
@@ -292,6 +294,8 @@ int main(int argc, char **argv)
             o.first = 1;
         } else if (strcmp(a, "--all") == 0) {
             o.first = 0;
+        } else if (strcmp(a, "--no-reduce") == 0) {
+            o.ex.no_reduce = true;
         } else if (strcmp(a, "--max-executions") == 0 || strcmp(a, "--max-memory") == 0) {
             const char *v = i + 1 < argc ? argv[++i] : "";
             if (a[6] == 'e') {
@@ -447,7 +451,7 @@ int main(int argc, char **argv)
                 verdict_t v = result_verdict(t, &r.mr[m]);
                 printf("  %s: %s%s", r.mr[m].m->name, verdict_name(v), ex ? (v == ex->verdict ? "" : " (MISMATCH)") : "");
                 if (r.mr[m].cuts)
-                    printf(" (%ld cut at a loop bound)", r.mr[m].cuts);
+                    printf(" (%s cut at a loop bound)", count_str(r.mr[m].exact.cuts, (char[COUNT_DIGITS]){0}));
             }
             if (r.stopped_first)
                 printf("  (first counterexample, %ld executions)", r.candidates);

@@ -4,6 +4,18 @@
 #include "../sim/diagnose.h"
 #include "report.h"
 
+/* A count as a JSON number, exact: below 2^53 as cJSON writes every number
+ * (a double holds it), above as its decimal digits (a double would round). */
+static void add_count(cJSON *obj, const char *name, count_t c)
+{
+    if (count_cmp(c, count_of(1ull << 53)) < 0) {
+        cJSON_AddNumberToObject(obj, name, (double)c.w[0]);
+        return;
+    }
+    char digits[COUNT_DIGITS];
+    cJSON_AddItemToObject(obj, name, cJSON_CreateRaw(count_str(c, digits)));
+}
+
 static cJSON *event_json(const test *t, const event *e)
 {
     cJSON *j = cJSON_CreateObject();
@@ -61,15 +73,15 @@ cJSON *report_json(const test *t, const explore_result *r)
                 show_item_name(t, &r->show[k], name, sizeof name);
                 cJSON_AddNumberToObject(vals, name, (double)mr->outs[i].vals[k]);
             }
-            cJSON_AddNumberToObject(s, "executions", (double)mr->outs[i].count);
+            add_count(s, "executions", mr->outs[i].exact);
             cJSON_AddBoolToObject(s, "condition", mr->outs[i].cond);
             cJSON_AddBoolToObject(s, "hang", mr->outs[i].hang);
             cJSON_AddItemToArray(states, s);
         }
         cJSON_AddBoolToObject(jm, "ok", result_ok(t, mr));
-        cJSON_AddNumberToObject(jm, "positive", (double)mr->positive);
-        cJSON_AddNumberToObject(jm, "negative", (double)mr->negative);
-        cJSON_AddNumberToObject(jm, "consistent", (double)mr->consistent);
+        add_count(jm, "positive", mr->exact.positive);
+        add_count(jm, "negative", mr->exact.negative);
+        add_count(jm, "consistent", mr->exact.consistent);
         cJSON_AddStringToObject(jm, "observation",
                                 mr->positive == 0 ? "Never" : mr->negative == 0 ? "Always" : "Sometimes");
         cJSON *races = cJSON_AddArrayToObject(jm, "races");
@@ -78,12 +90,12 @@ cJSON *report_json(const test *t, const explore_result *r)
             cJSON_AddItemToObject(jr, "a", event_json(t, &mr->races[i].ea));
             cJSON_AddItemToObject(jr, "b", event_json(t, &mr->races[i].eb));
             cJSON_AddStringToObject(jr, "why", mr->races[i].why);
-            cJSON_AddNumberToObject(jr, "executions", (double)mr->races[i].count);
+            add_count(jr, "executions", mr->races[i].exact);
             cJSON_AddItemToArray(races, jr);
         }
         cJSON_AddBoolToObject(jm, "races_are_undefined", mr->m->races_are_ub);
-        cJSON_AddNumberToObject(jm, "hangs", (double)mr->hangs);
-        cJSON_AddNumberToObject(jm, "cuts", (double)mr->cuts);
+        add_count(jm, "hangs", mr->exact.hangs);
+        add_count(jm, "cuts", mr->exact.cuts);
         if (mr->cuts)
             cJSON_AddStringToObject(jm, "cut", mr->cut_msg);
         if (mr->hangs)

@@ -23,6 +23,10 @@ static void race_side(const test *t, const event *e, char *buf, int size)
         buf[size - 1] = 0; /* a long name is cut, never overrun */
 }
 
+/* An exact count as decimal text (a compound literal lives to the end of the
+ * enclosing block: one per printf argument). */
+#define N(c) count_str((c), (char[COUNT_DIGITS]){0})
+
 static void report_model(FILE *out, const test *t, const explore_result *r, const model_result *mr)
 {
     fprintf(out, "Test %s %s (model %s)\n", t->name, t->quant == Q_FORALL ? "Required" : "Allowed", mr->m->name);
@@ -36,16 +40,16 @@ static void report_model(FILE *out, const test *t, const explore_result *r, cons
             format_value(t, r->show[s].is_mem ? r->show[s].cell : -1, o->vals[s], val, sizeof val);
             fprintf(out, "%s=%s; ", name, val);
         }
-        fprintf(out, "%s%s(%ld execution%s)%s\n", o->hang ? "HANG " : "", o->error ? "ERROR " : "", o->count,
+        fprintf(out, "%s%s(%s execution%s)%s\n", o->hang ? "HANG " : "", o->error ? "ERROR " : "", N(o->exact),
                 o->count == 1 ? "" : "s", t->cond && o->cond ? " <- condition" : "");
     }
     fprintf(out, "%s\n", result_ok(t, mr) ? "Ok" : "No");
-    fprintf(out, "Witnesses\nPositive: %ld Negative: %ld\n", mr->positive, mr->negative);
+    fprintf(out, "Witnesses\nPositive: %s Negative: %s\n", N(mr->exact.positive), N(mr->exact.negative));
     char c[1024];
     cond_to_string(t, t->cond, c, sizeof c);
     fprintf(out, "Condition %s (%s)\n", quant_word(t->quant), c);
     const char *obs = mr->positive == 0 ? "Never" : mr->negative == 0 ? "Always" : "Sometimes";
-    fprintf(out, "Observation %s %s %ld %ld\n", t->name, obs, mr->positive, mr->negative);
+    fprintf(out, "Observation %s %s %s %s\n", t->name, obs, N(mr->exact.positive), N(mr->exact.negative));
     if (mr->nraces == 0) {
         fprintf(out, "Races none\n");
     } else {
@@ -56,21 +60,21 @@ static void report_model(FILE *out, const test *t, const explore_result *r, cons
             race_side(t, &rr->ea, a, sizeof a);
             race_side(t, &rr->eb, b, sizeof b);
             cell_name(t, rr->ea.cell, cn, sizeof cn);
-            fprintf(out, "  race on %s between %s and %s: %s (in %ld execution%s)\n", cn, a, b, rr->why, rr->count,
+            fprintf(out, "  race on %s between %s and %s: %s (in %s execution%s)\n", cn, a, b, rr->why, N(rr->exact),
                     rr->count == 1 ? "" : "s");
         }
     }
     if (mr->cuts)
-        fprintf(out, "Cut %ld execution%s at a loop bound (not in the states above): %s\n", mr->cuts,
+        fprintf(out, "Cut %s execution%s at a loop bound (not in the states above): %s\n", N(mr->exact.cuts),
                 mr->cuts == 1 ? "" : "s", mr->cut_msg);
     if (mr->hangs)
-        fprintf(out, "Hang in %ld execution%s: %s\n", mr->hangs, mr->hangs == 1 ? "" : "s", mr->hang_msg);
+        fprintf(out, "Hang in %s execution%s: %s\n", N(mr->exact.hangs), mr->hangs == 1 ? "" : "s", mr->hang_msg);
     diagnosis dg;
     diagnose(t, mr, &dg);
     for (int i = 0; i < dg.n; i++)
         fprintf(out, "Diagnosis: %s\n", dg.line[i]);
     if (mr->errors)
-        fprintf(out, "Error in %ld execution%s: %s\n", mr->errors, mr->errors == 1 ? "" : "s", mr->error_msg);
+        fprintf(out, "Error in %s execution%s: %s\n", N(mr->exact.errors), mr->errors == 1 ? "" : "s", mr->error_msg);
     if (mr->consistent == 0 && mr->cuts)
         fprintf(out, "Error: every consistent execution of this test was cut at a loop bound; raise the bound\n");
     else if (mr->consistent == 0)
@@ -101,8 +105,8 @@ void report_text(FILE *out, const test *t, const explore_result *r)
             const model_result *mr = &r->mr[m];
             const expectation *ex = expectation_for(t, mr->m->name);
             verdict_t v = result_verdict(t, mr);
-            fprintf(out, "%-8s %-10s %-10s %-8d %ld%s\n", mr->m->name, verdict_name(v), ex ? verdict_name(ex->verdict) : "-",
-                    mr->nouts, mr->consistent, ex ? (v == ex->verdict ? "  ok" : "  MISMATCH") : "");
+            fprintf(out, "%-8s %-10s %-10s %-8d %s%s\n", mr->m->name, verdict_name(v), ex ? verdict_name(ex->verdict) : "-",
+                    mr->nouts, N(mr->exact.consistent), ex ? (v == ex->verdict ? "  ok" : "  MISMATCH") : "");
         }
         fprintf(out, "\n");
     }

@@ -390,7 +390,7 @@ int memsim_check_corpus_main(int argc, char **argv)
                 if (r.mr[0].cuts) {
                     cut_tests++;
                     if (verbose)
-                        printf("cut %s: %ld executions at the loop bound\n", path, r.mr[0].cuts);
+                        printf("cut %s: %s executions at the loop bound\n", path, count_str(r.mr[0].exact.cuts, (char[COUNT_DIGITS]){0}));
                 }
                 char real[PATH_MAX];
                 const char *key = realpath(path, real) ? real : path;

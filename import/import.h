@@ -21,6 +21,10 @@ typedef enum { LITMUS_PTX = 0, LITMUS_VULKAN } litmus_arch;
  * as file:line:col: error: ...; constructs memsim does not model give
  * "error: unsupported: <construct>" (see import_unsupported). */
 test *litmus_parse(const char *file, const char *text, diag *d, litmus_arch *arch);
+/* For tests: lower every thread's jumps to the program-counter dispatch
+ * (import/litmus_dispatch.c), which otherwise serves only the goto graphs
+ * that the structured conversion refuses; the two must agree. */
+extern bool litmus_always_dispatch;
 
 /* ---- the Vulkan memory model's Alloy tests (import/alloy.c) -------------- */
 

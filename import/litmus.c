@@ -9,10 +9,13 @@
  *    st.release.gpu y, 1  | ld.weak r2, x        ;
  *   exists (P1:r1 == 1 /\ P1:r2 != 1)
  *
- * Control flow: forward branches become if blocks; a backward branch is
- * accepted only as a spin-wait on one load or CAS, which becomes an await:
+ * Control flow: forward branches become if blocks; a spin-wait on one load
+ * or CAS becomes an await:
  *   LC00: ld r, x; beq r, v, LC00              (spin while r == v)
- *   LC00: ld r, x; bne r, v, LC01; goto LC00; LC01:   (spin until r != v) */
+ *   LC00: ld r, x; bne r, v, LC01; goto LC00; LC01:   (spin until r != v)
+ * and other loops bounded do-whiles.  A goto graph that these do not nest
+ * (a loop entered in its middle, a jump out of a branch) is lowered to a
+ * program-counter dispatch instead (litmus_dispatch.c). */
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -22,25 +25,9 @@
 
 #include "../ir/ptxmnem.h"
 #include "import.h"
+#include "litmus_items.h"
 
 enum { MAXTH = 64 };
-
-/* One cell of the code: an instruction, a label, a branch or a jump. */
-typedef enum { IT_INST = 0, IT_LABEL, IT_BRANCH, IT_GOTO } itemkind_t;
-
-typedef struct {
-    itemkind_t kind;
-    inst in;             /* IT_INST */
-    char label[32];      /* IT_LABEL: its name; IT_BRANCH / IT_GOTO: the target */
-    binop_t cmp;         /* IT_BRANCH */
-    expr *a, *b;         /* IT_BRANCH operands */
-    srcpos pos;
-} item;
-
-typedef struct {
-    item *v;
-    int n, cap;
-} items;
 
 typedef struct {
     const char *src;
@@ -59,6 +46,9 @@ typedef struct {
         bool jumped;      /* a jump in the body used reg */
     } loops[16];
     int nloops;
+    /* The structured conversion refused the thread's goto graph: it is
+     * lowered to a program-counter dispatch instead (litmus_dispatch.c). */
+    bool flow_refused;
 } lp;
 
 /* ---- positions and errors ------------------------------------------------ */
@@ -78,6 +68,19 @@ static srcpos pos_of(const lp *p, const char *at)
 }
 
 static bool failed(const lp *p) { return p->d->msg != NULL; }
+
+/* A goto graph that the structured conversion does not handle (the caller
+ * falls back to litmus_dispatch). */
+__attribute__((format(printf, 4, 5))) static void flow_refuse(lp *p, int line, int col, const char *fmt, ...)
+{
+    char buf[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    p->flow_refused = true;
+    diag_error(p->d, line, col, "%s", buf);
+}
 
 __attribute__((format(printf, 3, 4))) static void err_at(lp *p, const char *at, const char *fmt, ...)
 {
@@ -169,7 +172,7 @@ static bool parse_int(const char *s, const char *end, int64_t *v)
 
 static bool expand_bar_red(lp *p);
 
-static inst new_inst(instkind_t k, srcpos pos)
+inst litmus_new_inst(instkind_t k, srcpos pos)
 {
     inst in;
     memset(&in, 0, sizeof in);
@@ -224,9 +227,8 @@ static int find_reg(const thread *th, const char *s, size_t n)
     return -1;
 }
 
-static int use_reg(lp *p, int tid, const char *s, size_t n)
+int litmus_thread_reg(thread *th, const char *s, size_t n)
 {
-    thread *th = &p->t->threads[tid];
     int r = find_reg(th, s, n);
     if (r >= 0)
         return r;
@@ -236,6 +238,8 @@ static int use_reg(lp *p, int tid, const char *s, size_t n)
     th->regs[th->nregs] = strndup(s, n);
     return th->nregs++;
 }
+
+static int use_reg(lp *p, int tid, const char *s, size_t n) { return litmus_thread_reg(&p->t->threads[tid], s, n); }
 
 /* A thread by the name used in the condition and the init block: P1 or 1. */
 static int find_thread(const test *t, const char *s, size_t n)
@@ -479,7 +483,7 @@ static bool local_op(lp *p, int tid, const mnem *m, span *ops, int nops, item *i
         return true;
     }
     it->kind = IT_INST;
-    it->in = new_inst(I_ASSIGN, it->pos);
+    it->in = litmus_new_inst(I_ASSIGN, it->pos);
     it->in.dst = dst_reg(p, tid, &ops[0]);
     if (it->in.dst < 0)
         return true;
@@ -550,7 +554,7 @@ static void ptx_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *i
      * with the proxy P only, or with ALIAS only (VisitorLitmusPTX.java visitFenceProxy and
      * visitFenceAlias); no order, no scope. */
     if (strcmp(h, "fence") == 0 && m->n >= 2 && strcmp(m->w[1], "proxy") == 0) {
-        inst in = new_inst(I_FENCE, it->pos);
+        inst in = litmus_new_inst(I_FENCE, it->pos);
         in.ord = ORD_RELAXED;
         in.scope = SCOPE_NONE;
         in.proxy_fence = true;
@@ -571,7 +575,7 @@ static void ptx_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *i
         return;
     }
     if (strcmp(h, "fence") == 0 || strcmp(h, "membar") == 0) {
-        inst in = new_inst(I_FENCE, it->pos);
+        inst in = litmus_new_inst(I_FENCE, it->pos);
         bool has_ord = strcmp(h, "membar") == 0, has_scope = false;
         in.ord = ORD_SEQ_CST; /* membar is a synonym for fence.sc */
         in.scope = SCOPE_AGENT;
@@ -613,7 +617,7 @@ static void ptx_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *i
         return;
     }
     if (strcmp(h, "bar") == 0 || strcmp(h, "barrier") == 0) {
-        inst in = new_inst(I_BARRIER, it->pos);
+        inst in = litmus_new_inst(I_BARRIER, it->pos);
         in.scope = SCOPE_WG;
         bool mode = false;
         for (int i = 1; i < m->n; i++) {
@@ -711,13 +715,13 @@ static void ptx_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *i
     }
     /* ld r1, 5: a local move in Dat3M's grammar */
     if (ld && m->n == 1 && nops == 2 && (is_register(ops[1].s, ops[1].n) || parse_int(ops[1].s, ops[1].s + ops[1].n, &(int64_t){0}))) {
-        it->in = new_inst(I_ASSIGN, it->pos);
+        it->in = litmus_new_inst(I_ASSIGN, it->pos);
         it->in.dst = dst_reg(p, tid, &ops[0]);
         if (it->in.dst >= 0)
             it->in.val = value_expr(p, tid, &ops[1]);
         return;
     }
-    inst in = new_inst(ld ? I_LD : st ? I_ST : I_RMW, it->pos);
+    inst in = litmus_new_inst(ld ? I_LD : st ? I_ST : I_RMW, it->pos);
     const char *words[MAXMOD];
     for (int i = 0; i < m->n; i++)
         words[i] = m->w[i];
@@ -768,7 +772,7 @@ static void vk_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *it
     const char *h = m->w[0];
     it->kind = IT_INST;
     if (strcmp(h, "avdevice") == 0 || strcmp(h, "visdevice") == 0) {
-        it->in = new_inst(I_FENCE, it->pos);
+        it->in = litmus_new_inst(I_FENCE, it->pos);
         it->in.ord = ORD_RELAXED;
         it->in.scope = SCOPE_SYS;
         it->in.vk = VK_GIVEN | (h[0] == 'a' ? VK_AVDEVICE : VK_VISDEVICE);
@@ -785,13 +789,13 @@ static void vk_inst(lp *p, int tid, const mnem *m, span *ops, int nops, item *it
         return;
     }
     if (ld && nops == 2 && (is_register(ops[1].s, ops[1].n) || parse_int(ops[1].s, ops[1].s + ops[1].n, &(int64_t){0}))) {
-        it->in = new_inst(I_ASSIGN, it->pos);
+        it->in = litmus_new_inst(I_ASSIGN, it->pos);
         it->in.dst = dst_reg(p, tid, &ops[0]);
         if (it->in.dst >= 0)
             it->in.val = value_expr(p, tid, &ops[1]);
         return;
     }
-    inst in = new_inst(ld ? I_LD : st ? I_ST : rmw ? I_RMW : membar ? I_FENCE : I_BARRIER, it->pos);
+    inst in = litmus_new_inst(ld ? I_LD : st ? I_ST : rmw ? I_RMW : membar ? I_FENCE : I_BARRIER, it->pos);
     in.vk = VK_GIVEN;
     in.rmw = RMW_EXCH;
     bool atomic = rmw, has_ord = false, has_sc = false;
@@ -975,7 +979,7 @@ static void parse_cell(lp *p, int tid, const char *s, const char *end)
 
 /* ---- control flow: items -> structured IR ---------------------------------------------------- */
 
-static int find_label(const items *c, const char *name)
+int litmus_find_label(const items *c, const char *name)
 {
     for (int i = 0; i < c->n; i++)
         if (c->v[i].kind == IT_LABEL && strcmp(c->v[i].label, name) == 0)
@@ -997,6 +1001,53 @@ static binop_t negate_cmp(binop_t op)
 
 static bool is_reg_expr(const expr *e, int r) { return e && e->kind == EX_REG && e->reg == r; }
 
+int litmus_spin_wait(const items *c, int i, int back, int hi)
+{
+    const item *it = &c->v[i];
+    const item *rd = i + 1 < hi ? &c->v[i + 1] : NULL;
+    const item *br = i + 2 < hi ? &c->v[i + 2] : NULL;
+    bool ok = rd && br && rd->kind == IT_INST &&
+              (rd->in.kind == I_LD || (rd->in.kind == I_RMW && rd->in.rmw == RMW_CAS)) && rd->in.dst >= 0 &&
+              br->kind == IT_BRANCH && br->cmp >= BIN_EQ && br->cmp <= BIN_GE;
+    int end = -1;
+    if (ok && strcmp(br->label, it->label) == 0 && back == i + 2)
+        end = i + 3;
+    else if (ok && i + 4 < c->n && i + 4 <= hi && c->v[i + 3].kind == IT_GOTO && strcmp(c->v[i + 3].label, it->label) == 0 &&
+             back == i + 3 && c->v[i + 4].kind == IT_LABEL && strcmp(c->v[i + 4].label, br->label) == 0)
+        end = i + 4;
+    if (end < 0)
+        return -1;
+    /* the value awaited: the operand that is not the register read */
+    int r = rd->in.dst;
+    bool a_is_r = is_reg_expr(br->a, r), b_is_r = is_reg_expr(br->b, r);
+    return a_is_r != b_is_r ? end : -1;
+}
+
+inst litmus_take_await(items *c, int i, int end)
+{
+    item *rd = &c->v[i + 1], *br = &c->v[i + 2];
+    bool exit_when_cc = end == i + 4; /* the second shape: leave when CC */
+    bool want_is_a = !is_reg_expr(br->a, rd->in.dst);
+    inst aw = rd->in;
+    memset(&rd->in, 0, sizeof rd->in); /* moved */
+    aw.await_rmw = aw.kind == I_RMW;
+    aw.kind = I_AWAIT;
+    /* The loop exits when (r CC v), or, spinning while CC, when not;
+     * with v on the left the comparison turns around. */
+    static const binop_t negated[] = {[BIN_EQ] = BIN_NE, [BIN_NE] = BIN_EQ, [BIN_LT] = BIN_GE,
+                                      [BIN_GE] = BIN_LT, [BIN_LE] = BIN_GT, [BIN_GT] = BIN_LE};
+    static const binop_t swapped[] = {[BIN_EQ] = BIN_EQ, [BIN_NE] = BIN_NE, [BIN_LT] = BIN_GT,
+                                      [BIN_GT] = BIN_LT, [BIN_LE] = BIN_GE, [BIN_GE] = BIN_LE};
+    binop_t exit_op = exit_when_cc ? br->cmp : negated[br->cmp];
+    aw.await_op = want_is_a ? swapped[exit_op] : exit_op;
+    aw.want = want_is_a ? br->a : br->b;
+    if (want_is_a)
+        br->a = NULL;
+    else
+        br->b = NULL;
+    return aw;
+}
+
 static bool structure(lp *p, int tid, int lo, int hi, block *out);
 
 /* Whether a block assigns register r (a loop's control register). */
@@ -1011,7 +1062,7 @@ static bool block_sets(const block *b, int r)
 
 static inst assign_const(int reg, int64_t v, srcpos pos)
 {
-    inst a = new_inst(I_ASSIGN, pos);
+    inst a = litmus_new_inst(I_ASSIGN, pos);
     a.dst = reg;
     a.val = expr_const(v, pos);
     return a;
@@ -1023,7 +1074,7 @@ static bool rest_if_running(lp *p, int tid, struct loopctx *L, int lo, int hi, b
 {
     items *c = &p->code[tid];
     srcpos pos = c->v[lo].pos;
-    inst in = new_inst(I_IF, pos);
+    inst in = litmus_new_inst(I_IF, pos);
     in.val = expr_bin(BIN_EQ, expr_reg(L->reg, pos), expr_const(0, pos), pos);
     if (!structure(p, tid, lo, hi, &in.body)) {
         expr_free(in.val);
@@ -1047,7 +1098,7 @@ static bool loop_jump(lp *p, int tid, struct loopctx *L, int i, int hi, int how,
         block_push(out, &set);
         return true; /* what follows up to hi is dead unless jumped into (structure's check) */
     }
-    inst in = new_inst(I_IF, it->pos);
+    inst in = litmus_new_inst(I_IF, it->pos);
     in.val = expr_bin(it->cmp, it->a, it->b, it->pos);
     it->a = it->b = NULL;
     block_push(&in.body, &set);
@@ -1066,15 +1117,17 @@ static bool loop_jump(lp *p, int tid, struct loopctx *L, int i, int hi, int how,
  *   L: body ; bCC a, b, L                     do { body } while (a CC b)
  *   L: body ; bCC a, b, LE ; goto L ; LE:     do { body } while !(a CC b)
  * Returns the item after the loop, or -1 (an error was given). */
-/* Whether an item of lo..hi-1 jumps to the loop's head (item head) or past
- * its last backward jump. */
+/* Whether an item of lo..hi-1 jumps to the loop's head (item head), past
+ * its last backward jump or back before its head (out of the loop, to an
+ * enclosing loop's head: the do-while forms, which have no control
+ * register, would go on looping). */
 static bool jumps_out(const items *c, int head, int back, int lo, int hi)
 {
     for (int j = lo; j < hi; j++) {
         if (c->v[j].kind != IT_BRANCH && c->v[j].kind != IT_GOTO)
             continue;
-        int t = find_label(c, c->v[j].label);
-        if (t == head || t > back)
+        int t = litmus_find_label(c, c->v[j].label);
+        if (t <= head || t > back)
             return true;
     }
     return false;
@@ -1086,11 +1139,11 @@ static int general_loop(lp *p, int tid, int i, int back, int hi, block *out)
     item *it = &c->v[i];
     item *last = &c->v[back];
     if (back >= hi) {
-        diag_error(p->d, it->pos.line, it->pos.col,
+        flow_refuse(p, it->pos.line, it->pos.col,
                    "unsupported: the loop at %s ends outside the branch that contains its start", it->label);
         return -1;
     }
-    inst loop = new_inst(I_WHILE, it->pos);
+    inst loop = litmus_new_inst(I_WHILE, it->pos);
     loop.do_while = true;
     bool exit_pattern = last->kind == IT_GOTO && back - 1 > i && c->v[back - 1].kind == IT_BRANCH &&
                         back + 1 < c->n && c->v[back + 1].kind == IT_LABEL &&
@@ -1120,7 +1173,7 @@ static int general_loop(lp *p, int tid, int i, int back, int hi, block *out)
      * skips the rest of the iteration; the tail is the backward jump itself:
      * `goto L` (k = 2) or `bCC a, b, L` (k = 2 if it holds, else 1). */
     if (p->nloops == (int)(sizeof p->loops / sizeof p->loops[0])) {
-        diag_error(p->d, it->pos.line, it->pos.col, "unsupported: loops nested more than 16 deep");
+        flow_refuse(p, it->pos.line, it->pos.col, "unsupported: loops nested more than 16 deep");
         return -1;
     }
     char name[32];
@@ -1141,13 +1194,13 @@ static int general_loop(lp *p, int tid, int i, int back, int hi, block *out)
         p->loops[p->nloops - 1].jumped = p->loops[p->nloops - 1].jumped; /* an inner loop's jumps are its own */
     if (!ok)
         goto fail;
-    inst tail = new_inst(I_IF, last->pos);
+    inst tail = litmus_new_inst(I_IF, last->pos);
     tail.val = expr_bin(BIN_EQ, expr_reg(k, last->pos), expr_const(0, last->pos), last->pos);
     if (last->kind == IT_GOTO) {
         inst again = assign_const(k, 2, last->pos);
         block_push(&tail.body, &again);
     } else {
-        inst test = new_inst(I_IF, last->pos);
+        inst test = litmus_new_inst(I_IF, last->pos);
         test.val = expr_bin(last->cmp, last->a, last->b, last->pos);
         last->a = last->b = NULL;
         inst again = assign_const(k, 2, last->pos), leave = assign_const(k, 1, last->pos);
@@ -1183,55 +1236,15 @@ static bool structure(lp *p, int tid, int lo, int hi, block *out)
                 i++;
                 continue;
             }
-            /* LC: rd r, x ; bCC r, v, LC                       spin while CC
-             * LC: rd r, x ; bCC r, v, LE ; goto LC ; LE:       spin until CC */
-            item *rd = i + 1 < hi ? &c->v[i + 1] : NULL;
-            item *br = i + 2 < hi ? &c->v[i + 2] : NULL;
-            bool ok = rd && br && rd->kind == IT_INST &&
-                      (rd->in.kind == I_LD || (rd->in.kind == I_RMW && rd->in.rmw == RMW_CAS)) && rd->in.dst >= 0 &&
-                      br->kind == IT_BRANCH && br->cmp >= BIN_EQ && br->cmp <= BIN_GE;
-            int end = -1;
-            bool exit_when_cc = false;
-            if (ok && strcmp(br->label, it->label) == 0 && back == i + 2) {
-                end = i + 3;
-                exit_when_cc = false;
-            } else if (ok && i + 4 < c->n && i + 4 <= hi && c->v[i + 3].kind == IT_GOTO && strcmp(c->v[i + 3].label, it->label) == 0 &&
-                       back == i + 3 && c->v[i + 4].kind == IT_LABEL && strcmp(c->v[i + 4].label, br->label) == 0) {
-                end = i + 4; /* the exit label stays: others may jump to it */
-                exit_when_cc = true;
-            }
-            const expr *want = NULL;
-            if (end > 0) {
-                int r = rd->in.dst;
-                if (is_reg_expr(br->a, r) && !is_reg_expr(br->b, r))
-                    want = br->b;
-                else if (is_reg_expr(br->b, r) && !is_reg_expr(br->a, r))
-                    want = br->a;
-            }
-            if (!want) {
+            int end = litmus_spin_wait(c, i, back, hi);
+            if (end < 0) {
                 int next = general_loop(p, tid, i, back, hi, out);
                 if (next < 0)
                     return false;
                 i = next;
                 continue;
             }
-            inst aw = rd->in;
-            memset(&rd->in, 0, sizeof rd->in); /* moved */
-            aw.await_rmw = aw.kind == I_RMW;
-            aw.kind = I_AWAIT;
-            /* The loop exits when (r CC v), or, spinning while CC, when not;
-             * with v on the left the comparison turns around. */
-            static const binop_t negated[] = {[BIN_EQ] = BIN_NE, [BIN_NE] = BIN_EQ, [BIN_LT] = BIN_GE,
-                                              [BIN_GE] = BIN_LT, [BIN_LE] = BIN_GT, [BIN_GT] = BIN_LE};
-            static const binop_t swapped[] = {[BIN_EQ] = BIN_EQ, [BIN_NE] = BIN_NE, [BIN_LT] = BIN_GT,
-                                              [BIN_GT] = BIN_LT, [BIN_LE] = BIN_GE, [BIN_GE] = BIN_LE};
-            binop_t exit_op = exit_when_cc ? br->cmp : negated[br->cmp];
-            aw.await_op = want == br->a ? swapped[exit_op] : exit_op;
-            aw.want = want == br->a ? br->a : br->b;
-            if (want == br->a)
-                br->a = NULL;
-            else
-                br->b = NULL;
+            inst aw = litmus_take_await(c, i, end);
             block_push(out, &aw);
             i = end;
             continue;
@@ -1242,7 +1255,7 @@ static bool structure(lp *p, int tid, int lo, int hi, block *out)
             i++;
             continue;
         }
-        int target = find_label(c, it->label);
+        int target = litmus_find_label(c, it->label);
         if (target < 0) {
             diag_error(p->d, it->pos.line, it->pos.col, "unknown label '%s' in thread %s", it->label,
                        p->t->threads[tid].name);
@@ -1258,12 +1271,12 @@ static bool structure(lp *p, int tid, int lo, int hi, block *out)
                 return loop_jump(p, tid, L, i, hi, to_exit ? 1 : 2, out);
         }
         if (target <= i) {
-            diag_error(p->d, it->pos.line, it->pos.col,
+            flow_refuse(p, it->pos.line, it->pos.col,
                        "unsupported: a backward jump to %s that is not a spin-wait loop", it->label);
             return false;
         }
         if (target > hi) {
-            diag_error(p->d, it->pos.line, it->pos.col,
+            flow_refuse(p, it->pos.line, it->pos.col,
                        "unsupported: a jump to %s out of the code that an enclosing branch skips (not nested)",
                        it->label);
             return false;
@@ -1272,9 +1285,9 @@ static bool structure(lp *p, int tid, int lo, int hi, block *out)
             /* Code up to the target is dead unless something else jumps into it. */
             for (int j = 0; j < c->n; j++)
                 if ((c->v[j].kind == IT_BRANCH || c->v[j].kind == IT_GOTO) && j != i) {
-                    int tj = find_label(c, c->v[j].label);
+                    int tj = litmus_find_label(c, c->v[j].label);
                     if (tj > i && tj < target) {
-                        diag_error(p->d, it->pos.line, it->pos.col,
+                        flow_refuse(p, it->pos.line, it->pos.col,
                                    "unsupported: jumps into code that a goto skips");
                         return false;
                     }
@@ -1284,12 +1297,12 @@ static bool structure(lp *p, int tid, int lo, int hi, block *out)
         }
         /* bCC a, b, L: if !(a CC b) { items up to L }; and with an else:
          * bCC a, b, LE; body; goto LX; LE: else-body; LX: */
-        inst in = new_inst(I_IF, it->pos);
+        inst in = litmus_new_inst(I_IF, it->pos);
         in.val = expr_bin(negate_cmp(it->cmp), it->a, it->b, it->pos);
         it->a = it->b = NULL;
         int body_end = target, next = target, lx = -1;
         if (target - 1 > i && c->v[target - 1].kind == IT_GOTO) {
-            lx = find_label(c, c->v[target - 1].label);
+            lx = litmus_find_label(c, c->v[target - 1].label);
             if (lx > target && lx <= hi) {
                 body_end = target - 1;
                 next = lx;
@@ -1860,24 +1873,92 @@ static const char *find_condition(const char *s, const char *end)
     return end;
 }
 
+static void free_item_list(items *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        item *it = &c->v[i];
+        expr_free(it->a);
+        expr_free(it->b);
+        inst_free(&it->in);
+    }
+    free(c->v);
+    c->v = NULL;
+    c->n = c->cap = 0;
+}
+
+/* A copy of a thread's items that the structured conversion may consume. */
+static items clone_items(const items *c)
+{
+    items k = {.v = c->n ? malloc((size_t)c->n * sizeof *k.v) : NULL, .n = c->n, .cap = c->n};
+    for (int i = 0; i < c->n; i++) {
+        item *it = &k.v[i];
+        *it = c->v[i];
+        it->a = expr_clone(it->a);
+        it->b = expr_clone(it->b);
+        inst *in = &it->in;
+        in->mem.index = expr_clone(in->mem.index);
+        in->mem.peer = expr_clone(in->mem.peer);
+        in->mem.ptr = expr_clone(in->mem.ptr);
+        in->val = expr_clone(in->val);
+        in->val2 = expr_clone(in->val2);
+        in->want = expr_clone(in->want);
+        in->bar_id = expr_clone(in->bar_id);
+        in->bar_count = expr_clone(in->bar_count);
+        in->bar_quorum = expr_clone(in->bar_quorum);
+    }
+    return k;
+}
+
+/* A thread's items into IR: the structured conversion (ifs, awaits,
+ * do-whiles), or where it refuses the goto graph, a program-counter
+ * dispatch of the same items (litmus_dispatch.c) -- the structured form
+ * stays for every test it reads, so their results do not change. */
+bool litmus_always_dispatch = false;
+
+static bool structure_thread(lp *p, int th, block *body)
+{
+    if (litmus_always_dispatch)
+        return litmus_dispatch(&p->code[th], &p->t->threads[th], p->d, body);
+    items saved = clone_items(&p->code[th]);
+    thread *T = &p->t->threads[th];
+    int nregs = T->nregs;
+    diag *real = p->d;
+    diag first = {.file = real->file, .source = real->source};
+    p->d = &first;
+    p->flow_refused = false;
+    p->nloops = 0;
+    bool ok = structure(p, th, 0, p->code[th].n, body);
+    p->d = real;
+    if (ok) {
+        free_item_list(&saved);
+        return true;
+    }
+    block_free(body);
+    *body = (block){0};
+    if (!p->flow_refused) {
+        real->msg = first.msg; /* the error, as the structured conversion gave it */
+        real->count += first.count;
+        free_item_list(&saved);
+        return false;
+    }
+    diag_free(&first);
+    free_item_list(&p->code[th]);
+    p->code[th] = saved;
+    while (T->nregs > nregs) /* the structured conversion's control registers */
+        free(T->regs[--T->nregs]);
+    if (litmus_dispatch(&p->code[th], T, p->d, body))
+        return true;
+    block_free(body);
+    *body = (block){0};
+    return false;
+}
+
 static void free_items(lp *p)
 {
-    for (int th = 0; th < MAXTH; th++) {
-        for (int i = 0; i < p->code[th].n; i++) {
-            item *it = &p->code[th].v[i];
-            expr_free(it->a);
-            expr_free(it->b);
-            inst *in = &it->in;
-            expr_free(in->val);
-            expr_free(in->val2);
-            expr_free(in->want);
-            expr_free(in->bar_id);
-            expr_free(in->bar_count);
-            expr_free(in->bar_quorum);
-        }
-        free(p->code[th].v);
-    }
+    for (int th = 0; th < MAXTH; th++)
+        free_item_list(&p->code[th]);
 }
+
 
 static bool parse_all(lp *p, litmus_arch *arch)
 {
@@ -2048,17 +2129,15 @@ static bool parse_all(lp *p, litmus_arch *arch)
     for (int th = 0; th < t->nthreads; th++) {
         thread *T = &t->threads[th];
         block body = {0}, code = {0};
-        if (!structure(p, th, 0, p->code[th].n, &body)) {
-            block_free(&body);
+        if (!structure_thread(p, th, &body))
             return false;
-        }
         bool written[64] = {0};
         mark_written(&body, written);
         fold_barrier_regs(p, th, &body, written);
         /* Registers the init block sets: assignments first. */
         for (int r = 0; r < T->nregs; r++)
             if (p->reginit_set[th][r] && p->reginit[th][r] != 0) {
-                inst in = new_inst(I_ASSIGN, T->pos);
+                inst in = litmus_new_inst(I_ASSIGN, T->pos);
                 in.dst = r;
                 in.val = expr_const(p->reginit[th][r], T->pos);
                 block_push(&code, &in);
@@ -2223,7 +2302,7 @@ static bool expand_bar_red(lp *p)
             }
             char name[64];
             snprintf(name, sizeof name, "bar_red%d_%s", k, T->name);
-            inst st = new_inst(I_ST, in.pos);
+            inst st = litmus_new_inst(I_ST, in.pos);
             st.mem.loc = find_loc(t, name, strlen(name));
             st.val = in.val;
             block_push(&out, &st);
@@ -2241,14 +2320,14 @@ static bool expand_bar_red(lp *p)
                 char qname[64], reg[32];
                 snprintf(qname, sizeof qname, "bar_red%d_%s", k, Q->name);
                 snprintf(reg, sizeof reg, "bar_red%d_%d", k, np++);
-                inst ld = new_inst(I_LD, in.pos);
+                inst ld = litmus_new_inst(I_LD, in.pos);
                 ld.dst = use_reg(p, th, reg, strlen(reg));
                 ld.mem.loc = find_loc(t, qname, strlen(qname));
                 block_push(&out, &ld);
                 expr *e = expr_reg(ld.dst, in.pos);
                 sum = sum ? expr_bin(BIN_ADD, sum, e, in.pos) : e;
             }
-            inst res = new_inst(I_ASSIGN, in.pos);
+            inst res = litmus_new_inst(I_ASSIGN, in.pos);
             res.dst = in.dst;
             res.val = in.bar_red == BAR_RED_POPC  ? sum
                       : in.bar_red == BAR_RED_AND ? expr_bin(BIN_EQ, sum, expr_const(np, in.pos), in.pos)

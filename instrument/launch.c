@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,12 @@ static int find_const(const lexer *L, const char *s, int len)
 /* Constant expressions: numbers, constants declared before, + - * / %, parentheses. */
 static bool cexpr(lexer *L, int64_t *v);
 
+static bool overflow(lexer *L, const token *at)
+{
+    ERR(L, at->line, at->col, "constant expression overflows 64 bits");
+    return false;
+}
+
 static bool cprimary(lexer *L, int64_t *v)
 {
     token t = L->tok;
@@ -143,6 +150,8 @@ static bool cprimary(lexer *L, int64_t *v)
     if (accept(L, "-")) {
         if (!cprimary(L, v))
             return false;
+        if (*v == INT64_MIN)
+            return overflow(L, &t);
         *v = -*v;
         return true;
     }
@@ -181,7 +190,10 @@ static bool cterm(lexer *L, int64_t *v)
             ERR(L, t.line, t.col, "division by zero in a constant expression");
             return false;
         }
-        *v = t.s[0] == '*' ? *v * b : t.s[0] == '/' ? *v / b : *v % b;
+        if (t.s[0] == '*' ? __builtin_mul_overflow(*v, b, v) : *v == INT64_MIN && b == -1)
+            return overflow(L, &t);
+        if (t.s[0] != '*')
+            *v = t.s[0] == '/' ? *v / b : *v % b;
     }
 }
 
@@ -197,7 +209,8 @@ static bool cexpr(lexer *L, int64_t *v)
         int64_t b;
         if (!cterm(L, &b))
             return false;
-        *v = t.s[0] == '+' ? *v + b : *v - b;
+        if (t.s[0] == '+' ? __builtin_add_overflow(*v, b, v) : __builtin_sub_overflow(*v, b, v))
+            return overflow(L, &t);
     }
 }
 

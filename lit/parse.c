@@ -391,6 +391,11 @@ static expr *parse_unary(parser *p)
     if (!a)
         return NULL;
     if (k == EX_NEG && a->kind == EX_CONST) {
+        if (a->value == INT64_MIN) {
+            diag_error(p->d, pos.line, pos.col, "constant expression overflows 64 bits");
+            expr_free(a);
+            return NULL;
+        }
         a->value = -a->value;
         return a;
     }

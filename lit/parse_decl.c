@@ -341,6 +341,12 @@ int find_symvar(const test *t, const char *s, int len)
     return -1;
 }
 
+static bool const_overflow(parser *p, const expr *e)
+{
+    diag_error(p->d, e->pos.line, e->pos.col, "constant expression overflows 64 bits");
+    return false;
+}
+
 bool const_eval(parser *p, const expr *e, const int64_t *regs, int64_t *out)
 {
     int64_t a, b;
@@ -355,17 +361,23 @@ bool const_eval(parser *p, const expr *e, const int64_t *regs, int64_t *out)
         if (!const_eval(p, e->a, regs, &a) || !const_eval(p, e->b, regs, &b))
             return false;
         switch (e->op) {
-        case BIN_ADD: *out = a + b; return true;
-        case BIN_SUB: *out = a - b; return true;
-        case BIN_MUL: *out = a * b; return true;
-        case BIN_DIV: *out = b ? a / b : 0; return true;
-        case BIN_MOD: *out = b ? a % b : 0; return true;
+        case BIN_ADD: return !__builtin_add_overflow(a, b, out) || const_overflow(p, e);
+        case BIN_SUB: return !__builtin_sub_overflow(a, b, out) || const_overflow(p, e);
+        case BIN_MUL: return !__builtin_mul_overflow(a, b, out) || const_overflow(p, e);
+        case BIN_DIV:
+        case BIN_MOD:
+            if (a == INT64_MIN && b == -1)
+                return const_overflow(p, e);
+            *out = !b ? 0 : e->op == BIN_DIV ? a / b : a % b;
+            return true;
         default: break;
         }
         break;
     case EX_NEG:
         if (!const_eval(p, e->a, regs, &a))
             return false;
+        if (a == INT64_MIN)
+            return const_overflow(p, e);
         *out = -a;
         return true;
     default: break;

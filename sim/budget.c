@@ -45,9 +45,9 @@ static void explored_so_far(const explorer *e, char *buf, size_t size)
     if (e->o->max_executions > 0 && n > e->o->max_executions)
         n = e->o->max_executions; /* the one over the budget was not checked */
     snprintf(buf, size,
-             "explored %ld candidate executions (%ld consistent under %s in this worker) and %ld search nodes, "
+             "explored %ld candidate executions (%s consistent under %s in this worker) and %ld search nodes, "
              "in part %d of %d, in %.1f s",
-             n, e->pr->pm[0].consistent,
+             n, count_str(e->pr->pm[0].consistent, (char[COUNT_DIGITS]){0}),
              e->o->models[0]->name, e->nodes, e->part + 1, sh->nparts, elapsed(&sh->start));
 }
 
@@ -171,7 +171,7 @@ void budget_after_record(explorer *e, int m, const model_verdict *v, const int64
         return;
     /* The part may stop once each model has a consistent execution in it. */
     for (int k = 0; k < o->nmodels; k++)
-        if (e->pr->pm[k].consistent == 0)
+        if (count_is_zero(e->pr->pm[k].consistent))
             return;
     __atomic_store_n(&sh->stop_part[e->part], 1, __ATOMIC_RELAXED);
 }

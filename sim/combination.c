@@ -58,6 +58,51 @@ static bool read_before(const execution *x, const bool *settled, int a, int b)
     return a < b;
 }
 
+/* A SHMEM remote update that the call does not complete: a put's store to the
+ * destination PE, a non-fetching AMO, signal_op.  OpenSHMEM 1.5 and NVSHMEM
+ * complete them only at quiet (or barrier_all, which quiets), order them at
+ * fence, and put_signal delivers its signal after its data; sync_all
+ * "does not ensure completion of remote memory updates" (shmem_sync_all). */
+static bool shmem_pending(const pevent *pe)
+{
+    const inst *in = pe->src;
+    if (!in || (pe->kind != EV_W && pe->kind != EV_R))
+        return false;
+    switch (in->shmem_role) {
+    case SHM_PUT: return pe->kind == EV_W;
+    case SHM_AMO: return in->kind == I_RMW && in->dst < 0;
+    case SHM_SIGNAL: return in->kind == I_RMW && in->ord == ORD_RELAXED;
+    default: return false;
+    }
+}
+
+/* The first event after event k of a path that program order keeps after k.
+ * For a pending SHMEM update that is its completion point -- quiet, fence (the
+ * release placed before the next put to a PE), put_signal's release, or a
+ * barrier (another thread of the block may quiet after it) -- so
+ * its delivery is unordered with everything the thread does in between. */
+static int shmem_completion(const tpath *p, int k, int n)
+{
+    if (!shmem_pending(&p->ev[k]))
+        return k + 1;
+    for (int j = k + 1; j < n; j++) {
+        const inst *in = p->ev[j].src;
+        if (!in)
+            continue;
+        if (p->ev[j].kind == EV_F && (in->shmem_role == SHM_QUIET || in->shmem_role == SHM_FENCE))
+            return j;
+        /* A workgroup barrier ends it too: the library's block pattern is
+         * put_block; __syncthreads(); one thread quiets, and a quiet completes
+         * what its PE issued before it, in any thread (NVSHMEM's stencil). */
+        if (p->ev[j].kind == EV_BA)
+            return j;
+        if (in->shmem_role == SHM_SIGNAL && in->ord == ORD_RELEASE && p->ev[j].kind == EV_R)
+            return j;
+    }
+    return n;
+}
+
+
 int build_combination(explorer *e)
 {
     const test *t = e->t;
@@ -292,7 +337,7 @@ int build_combination(explorer *e)
             if (p->ev[k].kind == EV_R)
                 local_to_global[p->ev[k].read] = base + k;
         for (int k = 0; k < e->nev_of[th]; k++) {
-            for (int j = k + 1; j < e->nev_of[th]; j++)
+            for (int j = shmem_completion(p, k, e->nev_of[th]); j < e->nev_of[th]; j++)
                 rel_add(&x->po, base + k, base + j);
             const pevent *pe = &p->ev[k];
             if (pe->kind == EV_R && pe->partner > k && pe->partner < e->nev_of[th])

@@ -35,7 +35,8 @@ static void add_hang(const test *t, const int *first_wg, explore_result *res, co
         model_result *mr = &res->mr[m];
         if (!a->hangs || mr->hangs)
             continue;
-        mr->hangs += a->hangs;
+        count_add(&mr->exact.hangs, a->exact.hangs); /* mr had none: a's count fits */
+        mr->hangs = count_long(mr->exact.hangs);
         int len = snprintf(mr->hang_msg, sizeof mr->hang_msg,
                  "%s -- this happens when %s %s scheduled first and the other workgroups of %s start only "
                  "after %s, which a launch without a co-residency guarantee (launch normal) allows: launch "

@@ -28,6 +28,26 @@ static void quiet_of(const char *call, char *buf, size_t size)
 static const char *who(const test *t, const event *e) { return e->thread >= 0 ? t->threads[e->thread].name : "init"; }
 static int line_of(const event *e) { return e->src ? e->src->pos.line : 0; }
 
+/* Program order as the thread issued its calls.  x->po leaves a put's delivery
+ * unordered until its completion (sim/combination.c), but the explanation is
+ * about the order in which the user wrote the calls. */
+static bool issued_before(const execution *x, int a, int b) { return x->ev[a].thread == x->ev[b].thread && a < b; }
+
+/* The sync_all that W's thread reaches after the put W before anything completes
+ * it (quiet, fence, barrier_all, put_signal's signal, a barrier), or -1. */
+static int sync_all_after(const test *t, const execution *x, int w)
+{
+    for (int k = w + 1; k < x->n && x->ev[k].thread == x->ev[w].thread; k++) {
+        const event *E = &x->ev[k];
+        int r = role(E);
+        if (r == SHM_QUIET || r == SHM_FENCE || (r == SHM_SIGNAL && E->ord == ORD_RELEASE) || E->kind == EV_BA)
+            return -1;
+        if (r == SHM_BARRIER && strstr(call_of(t, E), "sync_all"))
+            return k;
+    }
+    return -1;
+}
+
 /* The write a read takes its value from, or -1. */
 static int source_of(const execution *x, int r)
 {
@@ -60,6 +80,18 @@ static void explain_put(const test *t, const execution *x, R after, diagnosis *d
     const event *W = &x->ev[w], *O = &x->ev[o];
     char cn[96];
     cell_name(t, W->cell, cn, sizeof cn);
+    int sy = sync_all_after(t, x, w);
+    if (sy >= 0) {
+        char quiet[64];
+        quiet_of(call_of(t, W), quiet, sizeof quiet);
+        diag_say(d,
+                 "sync_all does not complete puts: %s's %s to %s (line %d) may still be in flight after its %s (line "
+                 "%d), which synchronizes the PEs but completes only local stores; %s's access at line %d can miss it: "
+                 "use barrier_all, or call %s before the sync_all",
+                 who(t, W), call_of(t, W), cn, line_of(W), call_of(t, &x->ev[sy]), line_of(&x->ev[sy]), who(t, O),
+                 line_of(O), quiet);
+        return;
+    }
     for (int rw = 0; rw < x->n; rw++) {
         const event *Rw = &x->ev[rw];
         if (Rw->kind != EV_R || role(Rw) != SHM_WAIT || Rw->await_hang)
@@ -77,13 +109,13 @@ static void explain_put(const test *t, const execution *x, R after, diagnosis *d
                      call_of(t, W), line_of(W));
             continue;
         }
-        if (same_thread && !rel_has(&x->po, rw, o))
+        if (same_thread && !issued_before(x, rw, o))
             continue;
         /* The signal: the put's thread's next atomic on the waited cell. */
         int s = -1;
         for (int k = 0; k < x->n && s < 0; k++) {
             const event *S = &x->ev[k];
-            if (S->thread == W->thread && S->kind == EV_W && S->cell == Rw->cell && rel_has(&x->po, w, k) &&
+            if (S->thread == W->thread && S->kind == EV_W && S->cell == Rw->cell && issued_before(x, w, k) &&
                 (role(S) == SHM_AMO || role(S) == SHM_SIGNAL))
                 s = k;
         }
@@ -95,7 +127,7 @@ static void explain_put(const test *t, const execution *x, R after, diagnosis *d
         bool ordered = S->ord == ORD_RELEASE || S->ord == ORD_ACQ_REL || S->ord == ORD_SEQ_CST;
         for (int f = 0; f < x->n && !ordered; f++) {
             const event *F = &x->ev[f];
-            ordered = F->kind == EV_F && F->thread == W->thread && rel_has(&x->po, w, f) && rel_has(&x->po, f, s) &&
+            ordered = F->kind == EV_F && F->thread == W->thread && issued_before(x, w, f) && issued_before(x, f, s) &&
                       (F->ord == ORD_RELEASE || F->ord == ORD_ACQ_REL || F->ord == ORD_SEQ_CST);
         }
         if (!ordered) {

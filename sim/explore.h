@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "count.h"
 #include "../model/model.h"
 #include "../ir/ir.h"
 
@@ -31,6 +32,7 @@ typedef struct {
     first_mode first;
     long max_executions;    /* candidate executions checked, 0: no limit */
     long max_memory_mb;     /* resident memory, 0: no limit */
+    bool no_reduce;         /* --no-reduce: every order of commuting RMWs explored (sim/commute.c) */
 } explore_opts;
 
 /* What the final state shows: registers and cells of the condition, or every
@@ -43,7 +45,8 @@ typedef struct {
 typedef struct {
     int64_t *vals;
     bool hang, error, cond;
-    long count;
+    long count;             /* executions: count_long(exact), for comparisons */
+    count_t exact;          /* executions, exact (printers use this) */
 } outcome;
 
 typedef struct {
@@ -51,13 +54,19 @@ typedef struct {
     const inst *a, *b;      /* instructions */
     event ea, eb;
     const char *why;
-    long count;
+    long count;             /* executions: count_long(exact) */
+    count_t exact;
     long key;               /* the execution ea, eb came from (the lowest) */
 } race_report;
 
 typedef struct {
     const model *m;
+    /* Executions, as longs for comparisons (count_long: LONG_MAX when a count
+     * does not fit); the exact counts, which every printer uses, below. */
     long consistent, positive, negative, hangs, errors;
+    struct {
+        count_t consistent, positive, negative, hangs, errors, cuts;
+    } exact;
     outcome *outs;
     int nouts, capouts;
     race_report *races;

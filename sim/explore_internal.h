@@ -14,8 +14,8 @@ enum { MAX_THREADS = 64, MAX_SHOW = 256, MAX_EXAMPLES = 64, MAX_COMBINED = 1 << 
 
 /* What one part produced under one model. */
 typedef struct {
-    long consistent, hangs, errors, cuts;
-    outcome *outs;          /* vals over the part's show items; cond unused */
+    count_t consistent, hangs, errors, cuts;   /* executions, each candidate weighted (commute.c) */
+    outcome *outs;          /* vals over the part's show items; cond unused; counts in exact */
     int nouts, capouts;
     int *hash;              /* open addressing over outs (index + 1, 0 empty): a
                              * test with 2^16 final states must not search them
@@ -85,6 +85,11 @@ typedef struct {
     /* Per depth of the search, in this combination: the models' prune checks
      * made, those that cut, and those skipped (search.c). */
     long prune_tries[REL_MAX + 1], prune_hits[REL_MAX + 1], prune_skips[REL_MAX + 1];
+    /* Per depth: the models' prune orders at the last node of that depth
+     * that computed them (rows of n events per model), for its descendants. */
+    bool order_have[REL_MAX + 1];
+    set *order_rows;
+    size_t order_cap;
     /* the current combination */
     execution *x;
     int nthreads;
@@ -102,6 +107,7 @@ typedef struct {
     int iw_of_cell[4096 + 64];
     bool hang;
     char hang_msg[1024];
+    count_t weight;          /* executions the current candidate stands for (commute.c) */
     const inst *cut_at;      /* a thread's path was cut at a loop bound */
     int cut_bound, cut_thread;
     const inst *error_at;
@@ -112,6 +118,11 @@ typedef struct {
     rel base_storage[4];     /* the event-only relations of the combination */
     base sbase;              /* ... and its sets, computed once per combination */
     bool prune;              /* every model offers a prune order */
+    /* commuting RMWs (commute.c) */
+    bool reduce;             /* some group in this combination */
+    int ngroups;
+    int commute_group[REL_MAX];  /* per event: the group of a member RMW's read, or -1 */
+    bool chain_read[REL_MAX];    /* per event: a read of a cell whose reads are all RMWs */
     /* coherence enumeration */
     int ncells_w;
     int wcell[REL_MAX];
@@ -135,6 +146,7 @@ bool cond_on_vals(const explore_result *r, const cond *c, const int64_t *vals);
 int outcome_slot(part_model *pm, const int64_t *vals, int ns, bool hang, bool error, long key);
 race_report *race_slot(part_model *pm, const race_report *r);
 void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const int64_t *mem);
+bool count_candidate(explorer *e, count_t *c);
 
 /* livelock.c: whether the current candidate, cut at a loop bound, can repeat
  * its looping threads' last iterations for ever (a livelock: a hang); then
@@ -155,6 +167,14 @@ void enum_rf(explorer *e, int r);
 /* 0, or -1: too many events, or 1: not an execution (a quorum barrier with too few
  * synchronizing arrivals). */
 int build_combination(explorer *e);
+
+/* commute.c: orders of commuting RMWs explored once.  commute_setup after a
+ * combination's static base; commute_canonical(e, r) false: read r's source
+ * makes an order the search does not keep (or breaks atomicity);
+ * commute_weight at a leaf sets e->weight (false: too many to count). */
+void commute_setup(explorer *e);
+bool commute_canonical(explorer *e, int r);
+bool commute_weight(explorer *e);
 
 /* workers.c: one worker over every part; claiming units of the search. */
 typedef struct {
@@ -181,6 +201,7 @@ void part_model_free(part_model *pm);
 void merge_part_model(part_model *dst, part_model *src, int ns);
 void sort_part(part_model *pm, int ns);
 int combine_parts(shared *sh, int m);
+void model_result_set_longs(model_result *mr);
 
 /* explore.c: one exploration of the test as it is. */
 int explore_once(const test *t, const explore_opts *o, explore_result *res);

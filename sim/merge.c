@@ -28,10 +28,12 @@ void part_model_free(part_model *pm)
 /* Adds src (one worker's result for a part) into dst. */
 void merge_part_model(part_model *dst, part_model *src, int ns)
 {
-    dst->consistent += src->consistent;
-    dst->hangs += src->hangs;
-    dst->errors += src->errors;
-    dst->cuts += src->cuts;
+    /* Each worker's counts are at most the part's, which record_candidate
+     * kept within count.h's width: these sums fit. */
+    count_add(&dst->consistent, src->consistent);
+    count_add(&dst->hangs, src->hangs);
+    count_add(&dst->errors, src->errors);
+    count_add(&dst->cuts, src->cuts);
     if (src->cut_msg[0] && (!dst->cut_msg[0] || src->cut_key < dst->cut_key)) {
         memcpy(dst->cut_msg, src->cut_msg, sizeof dst->cut_msg);
         dst->cut_key = src->cut_key;
@@ -47,7 +49,7 @@ void merge_part_model(part_model *dst, part_model *src, int ns)
     for (int i = 0; i < src->nouts; i++) {
         const outcome *o = &src->outs[i];
         int k = outcome_slot(dst, o->vals, ns, o->hang, o->error, src->example_key[i]);
-        dst->outs[k].count += o->count;
+        count_add(&dst->outs[k].exact, o->exact);
         if (src->example[i] && (!dst->example[k] || src->example_key[i] < dst->example_key[k])) {
             free(dst->example[k]);
             dst->example[k] = src->example[i];
@@ -56,7 +58,7 @@ void merge_part_model(part_model *dst, part_model *src, int ns)
         }
     }
     for (int i = 0; i < src->nraces; i++)
-        race_slot(dst, &src->races[i])->count += src->races[i].count;
+        count_add(&race_slot(dst, &src->races[i])->exact, src->races[i].exact);
     if (src->witness && (src->witness_rank > dst->witness_rank ||
                          (src->witness_rank == dst->witness_rank && src->witness_key < dst->witness_key))) {
         free(dst->witness);
@@ -153,7 +155,7 @@ static bool merge_exec(execution *dst, const execution *src, model_verdict *v, c
     return true;
 }
 
-static void add_final_outcome(model_result *mr, const int64_t *vals, int ns, bool hang, bool error, bool cond, long count)
+static void add_final_outcome(model_result *mr, const int64_t *vals, int ns, bool hang, bool error, bool cond, count_t count)
 {
     if (mr->nouts == mr->capouts) {
         mr->capouts = mr->capouts ? mr->capouts * 2 : 8;
@@ -165,7 +167,19 @@ static void add_final_outcome(model_result *mr, const int64_t *vals, int ns, boo
     o->hang = hang;
     o->error = error;
     o->cond = cond;
-    o->count = count;
+    o->exact = count;
+    o->count = count_long(count);
+}
+
+/* The long copies of a model's exact counts (explore.h). */
+void model_result_set_longs(model_result *mr)
+{
+    mr->consistent = count_long(mr->exact.consistent);
+    mr->positive = count_long(mr->exact.positive);
+    mr->negative = count_long(mr->exact.negative);
+    mr->hangs = count_long(mr->exact.hangs);
+    mr->errors = count_long(mr->exact.errors);
+    mr->cuts = count_long(mr->exact.cuts);
 }
 
 /* The product of the parts' outcomes under model m. */
@@ -176,11 +190,12 @@ int combine_parts(shared *sh, int m)
     model_result *mr = &res->mr[m];
     part_model *pm[MAX_THREADS];
     long combos = 1;
-    mr->consistent = 1;
+    bool fits = true;
+    mr->exact.consistent = count_of(1);
     for (int p = 0; p < sh->nparts; p++) {
         pm[p] = &sh->results[p * sh->nworkers].pm[m];
         combos *= pm[p]->nouts;
-        mr->consistent *= pm[p]->consistent;
+        fits = fits && count_mul(&mr->exact.consistent, pm[p]->consistent);
         if (combos > MAX_COMBINED) {
             snprintf(sh->err, sizeof sh->err,
                      "%s: error: the independent parts of this test combine into more than %d final states; "
@@ -191,8 +206,7 @@ int combine_parts(shared *sh, int m)
     }
     for (int p = 0; p < sh->nparts; p++) {
         part_model *q = pm[p];
-        mr->hangs += q->hangs ? 1 : 0;
-        mr->cuts += q->cuts;
+        fits = fits && count_add(&mr->exact.cuts, q->cuts);
         if (q->cut_msg[0] && !mr->cut_msg[0])
             memcpy(mr->cut_msg, q->cut_msg, sizeof mr->cut_msg);
         if (q->hang_msg[0] && !mr->hang_msg[0])
@@ -204,10 +218,11 @@ int combine_parts(shared *sh, int m)
                 mr->capraces = mr->capraces ? mr->capraces * 2 : 4;
                 mr->races = realloc(mr->races, (size_t)mr->capraces * sizeof *mr->races);
             }
-            mr->races[mr->nraces++] = q->races[i];
+            mr->races[mr->nraces] = q->races[i];
+            mr->races[mr->nraces].count = count_long(q->races[i].exact);
+            mr->nraces++;
         }
     }
-    mr->hangs = 0;
     int ns = res->nshow;
     int64_t vals[MAX_SHOW];
     /* Show items no part touches keep their initial values. */
@@ -224,25 +239,22 @@ int combine_parts(shared *sh, int m)
     bool found_witness = false;
     int witness_pick[MAX_THREADS];
     for (long c = 0; c < combos && combos > 0; c++) {
-        long count = 1;
+        count_t count = count_of(1);
         bool hang = false, error = false;
         for (int p = 0; p < sh->nparts; p++) {
             const outcome *o = &pm[p]->outs[pick[p]];
-            count *= o->count;
+            fits = fits && count_mul(&count, o->exact);
             hang = hang || o->hang;
             error = error || o->error;
             for (int i = 0; i < sh->npshow[p]; i++)
                 vals[sh->pshow[p][i]] = o->vals[i];
         }
         bool cv = t->cond ? cond_on_vals(res, t->cond, vals) : true;
-        if (cv)
-            mr->positive += count;
-        else
-            mr->negative += count;
+        fits = fits && count_add(cv ? &mr->exact.positive : &mr->exact.negative, count);
         if (hang)
-            mr->hangs += count;
+            fits = fits && count_add(&mr->exact.hangs, count);
         if (error)
-            mr->errors += count;
+            fits = fits && count_add(&mr->exact.errors, count);
         add_final_outcome(mr, vals, ns, hang, error, cv, count);
         bool interesting = t->quant == Q_FORALL ? !cv : cv;
         if (interesting && !found_witness) {
@@ -255,6 +267,14 @@ int combine_parts(shared *sh, int m)
             pick[p] = 0;
         }
     }
+    if (!fits) {
+        snprintf(sh->err, sizeof sh->err,
+                 "%s: error: the independent parts of this test combine into more than 2^%d executions: memsim's "
+                 "counts would not be exact",
+                 t->file, 64 * COUNT_WORDS);
+        return -1;
+    }
+    model_result_set_longs(mr);
     /* The witness: a combination that shows the condition, else a race, a
      * hang, or any execution; the parts' executions drawn side by side. */
     int best_part = -1;

@@ -149,9 +149,9 @@ race_report *race_slot(part_model *pm, const race_report *r)
         race_report *q = &pm->races[j];
         if (q->a == r->a && q->b == r->b && q->ta == r->ta && q->tb == r->tb) {
             if (r->key < q->key) {
-                long count = q->count;
+                count_t count = q->exact;
                 *q = *r;
-                q->count = count;
+                q->exact = count;
             }
             return q;
         }
@@ -162,11 +162,22 @@ race_report *race_slot(part_model *pm, const race_report *r)
     }
     race_report *q = &pm->races[pm->nraces++];
     *q = *r;
-    q->count = 0;
+    q->exact = count_of(0);
     return q;
 }
 
 /* ---- recording one consistent candidate of a part --------------------------------- */
+
+/* *c += the candidate's weight (the executions it stands for, commute.c);
+ * a count past count.h's width stops the exploration rather than round. */
+bool count_candidate(explorer *e, count_t *c)
+{
+    if (count_add(c, e->weight))
+        return true;
+    budget_fail(e->sh, "%s: error: more than 2^%d executions: memsim's counts would not be exact", e->t->file,
+                64 * COUNT_WORDS);
+    return false;
+}
 
 void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const int64_t *mem)
 {
@@ -183,7 +194,7 @@ void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const
     if (e->cut_at && !livelock) {
         /* An execution cut at a loop's bound is a prefix, not an execution:
          * it is counted and reported, and it shows no final state. */
-        pm->cuts++;
+        count_candidate(e, &pm->cuts);
         if (!pm->cut_msg[0] || e->key < pm->cut_key) {
             char where[256];
             snprintf(pm->cut_msg, sizeof pm->cut_msg,
@@ -224,16 +235,17 @@ void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const
         if (!cond_on_vals(sh->res, t->filter, full))
             return;
     }
-    pm->consistent++;
+    if (!count_candidate(e, &pm->consistent))
+        return;
     if (hang) {
-        pm->hangs++;
+        count_candidate(e, &pm->hangs);
         if (!pm->hang_msg[0] || e->key < pm->hang_key) {
             snprintf(pm->hang_msg, sizeof pm->hang_msg, "%s", hang_msg);
             pm->hang_key = e->key;
         }
     }
     if (e->error_at) {
-        pm->errors++;
+        count_candidate(e, &pm->errors);
         if (!pm->error_msg[0] || e->key < pm->error_key) {
             snprintf(pm->error_msg, sizeof pm->error_msg, "%s: thread %s: %s",
                      test_pos_name(t, e->error_at->pos, (char[512]){0}, 512), t->threads[e->error_thread].name, e->error);
@@ -241,7 +253,7 @@ void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const
         }
     }
     int k = outcome_slot(pm, vals, ns, hang, e->error_at != NULL, e->key);
-    pm->outs[k].count++;
+    count_candidate(e, &pm->outs[k].exact);
     if (k < MAX_EXAMPLES && (!pm->example[k] || e->key <= pm->example_key[k])) {
         if (!pm->example[k])
             pm->example[k] = malloc(sizeof **pm->example);
@@ -257,7 +269,7 @@ void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const
         r.tb = r.eb.thread;
         r.a = r.ea.src;
         r.b = r.eb.src;
-        race_slot(pm, &r)->count++;
+        count_candidate(e, &race_slot(pm, &r)->exact);
     }
     int rank = witness_rank(v, hang);
     if (rank > pm->witness_rank || (rank == pm->witness_rank && e->key < pm->witness_key)) {

@@ -72,6 +72,19 @@ bool static_value(const test *t, const thread_paths *tp, const pevent *pw, int64
 static bool runs_to_end(const env *E, int th)
 {
     const thread *T = &E->t->threads[th];
+    /* Alone in its workgroup, a thread never waits at a workgroup barrier
+     * (K6 with one thread per rank), whatever its other paths do. */
+    bool peers = false;
+    for (int u = 0; u < E->nthreads && !peers; u++)
+        peers = u != th && E->t->threads[u].gpu == T->gpu && E->t->threads[u].wg == T->wg;
+    if (!peers) {
+        for (int i = 0; i < E->tp[th].n; i++)
+            for (int k = 0; k < E->tp[th].v[i].nev; k++)
+                if ((E->tp[th].v[i].ev[k].kind == EV_BA || E->tp[th].v[i].ev[k].kind == EV_BW) &&
+                    E->tp[th].v[i].ev[k].bar_named)
+                    return false;
+        return true;
+    }
     int nbar = -1;
     for (int u = 0; u < E->nthreads; u++) {
         const thread *U = &E->t->threads[u];

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort(); /* a failure must say why */
     if (t) {
         if (fuzz_small_enough(t)) {
-            explore_opts o = {.models = {&model_src11, &model_ptx, &model_sc, &model_vulkan}, .nmodels = 4};
+            explore_opts o = {.models = {&model_src11, &model_ptx, &model_sc, &model_vulkan}, .nmodels = 4, .max_executions = 20000};
             explore_result r;
             explore(t, &o, &r);
             explore_result_free(&r);

@@ -8,6 +8,7 @@ int main(void)
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
     add_litmus_tests();
+    add_dispatch_tests();
     add_alloy_tests();
     add_write_tests();
     CU_basic_set_mode(CU_BRM_VERBOSE);

@@ -84,6 +84,9 @@ out=$("$memsim" kernel "$tmp/bad.lit" 2>&1); rc=$?
 printf 'test missing\nmemory { x: i32 }\nkernel k from "nothere.cu" @gpu0 grid 1 block 1 args (x)\nforall (x == 0)\n' >"$tmp/m.lit"
 out=$("$memsim" kernel "$tmp/m.lit" 2>&1); rc=$?
 [ $rc = 2 ] && echo "$out" | grep -q "nothere.cu: error" || fail "missing file: exit $rc: $out"
+printf 'test big\nconst N = 9223372036854775807\nmemory { x: i32 }\nkernel k from "k.ll" @gpu0 grid 1 block N + 1 args (x)\nforall (x == 0)\n' >"$tmp/big.lit"
+out=$("$memsim" kernel "$tmp/big.lit" 2>&1); rc=$?
+[ $rc = 2 ] && echo "$out" | grep -q "big.lit:4:43: error: constant expression overflows 64 bits" || fail "overflow: exit $rc: $out"
 [ $fails = 0 ] && echo "instrument: all passed" && exit 0
 echo "instrument: $fails failed"
 exit 1

@@ -197,6 +197,10 @@ static const struct {
      "expected 'while CONDITION' after the body of 'do { ... }'"},
     {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { bar.arrive 1 }\n", "bar.arrive needs a thread count"},
     {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { __syncthreads 1 }\n", "__syncthreads takes no operands"},
+    {"test t\nconst A = 9223372036854775807 + 1\nmemory { x: i32 }\nthread P @gpu0.wg0 { st x, 1 }\n",
+     "t.lit:2:31: error: constant expression overflows 64 bits"},
+    {"test t\nconst A = -9223372036854775807 - 1\nconst B = -A\nmemory { x: i32 }\nthread P @gpu0.wg0 { st x, 1 }\n",
+     "t.lit:3:11: error: constant expression overflows 64 bits"},
     /* The rank is parsed before the bad index: it must be freed (fuzz_lit found the leak). */
     {"test t\nheap { ranks 2; size 64; fine\n n: i32[2] }\nkernel K @gpu0\nthread P @gpu0.wg0 in K { st n[0], 1 }\n"
      "host {\n  st n@1[q], 1\n  launch K\n}\n",

@@ -264,6 +264,20 @@ static void test_semantics(void)
          "thread Q @gpu1.wg0 { nvshmem_barrier_all(); v = ld x[3] }\n"
          "forall (Q:v == 9)\n",
          V_HOLDS},
+        /* sync_all synchronizes but does not complete the put: the read races with it. */
+        {"thread P @gpu0.wg0 { nvshmem_int_p(x[3], 9, 1); nvshmem_sync_all() }\n"
+         "thread Q @gpu1.wg0 { nvshmem_sync_all(); v = ld x[3] }\n"
+         "forall (Q:v == 9)\n",
+         V_RACE},
+        /* ... a quiet before it does. */
+        {"thread P @gpu0.wg0 { nvshmem_int_p(x[3], 9, 1); nvshmem_quiet(); nvshmem_sync_all() }\n"
+         "thread Q @gpu1.wg0 { nvshmem_sync_all(); v = ld x[3] }\n"
+         "forall (Q:v == 9)\n",
+         V_HOLDS},
+        /* Two puts to one element without a fence arrive in either order. */
+        {"thread P @gpu0.wg0 { nvshmem_int_p(x[3], 1, 1); nvshmem_int_p(x[3], 2, 1); nvshmem_quiet() }\n"
+         "forall (x@1[3] == 2)\n",
+         V_FAILS},
         /* A barrier_all that one caller skips never completes. */
         {"thread P @gpu0.wg0 { nvshmem_barrier_all(); nvshmem_barrier_all() }\n"
          "thread Q @gpu1.wg0 { nvshmem_barrier_all() }\n",
