@@ -61,13 +61,17 @@ void base_compute(base *b, const execution *x)
     for (int i = 1; i < 4; i++)
         rel_new();
     base_compute_static(b, x, storage);
+    b->skeleton = 0; /* the storage is the caller's arena: nothing to key on */
     base_compute_dynamic(b);
 }
+
+static unsigned long skeletons;
 
 void base_compute_static(base *b, const execution *x, rel storage[4])
 {
     int n = x->n;
     b->x = x;
+    b->skeleton = __atomic_add_fetch(&skeletons, 1, __ATOMIC_RELAXED);
     b->IW = b->Rd = b->Wr = b->F = b->BAR = b->A = b->PLAIN = set_empty();
     b->ACQ = b->REL = b->SC = b->FSC = b->IMPL = b->FACQ = b->FREL = set_empty();
     for (int i = 0; i < n; i++) {

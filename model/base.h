@@ -13,6 +13,11 @@ typedef struct {
     R incl;       /* each event's (effective) scope instance holds the other's thread */
     R conflict;   /* same cell, different threads, at least one write, no initial write */
     R cxg;        /* accesses to one coarse-grained cell from different GPUs */
+    /* Which base_compute_static call the event-only part comes from: equal
+     * in every copy of one such base (the explorer's candidates of one
+     * combination of paths), so a model may keep what it derives from the
+     * events alone under this key.  0: not to be kept (base_compute). */
+    unsigned long skeleton;
 } base;
 
 void base_compute(base *b, const execution *x);

@@ -40,38 +40,32 @@ R kernel_ordered(R hb, R kb)
  * the future), or when another write w2 to the location has O(w, w2) and
  * O(w2, r) (w2 is coherence-after w and before r: r reads a stale value).
  * An initial write is before every other write. */
-bool violates_prune_order(const base *b, R order, set decided_reads)
+/* The write r reads, or -1. */
+static int source_of(const base *b, int r)
 {
-    /* Atomicity, in every model here: two RMWs whose scopes include each
-     * other cannot both read the same write (one would have to be between
-     * the other's read and write). */
-    for (int r1 = 0; r1 < rel_n(); r1++) {
-        if (!set_has(decided_reads, r1) || b->x->ev[r1].rmw_partner < 0)
-            continue;
-        for (int r2 = r1 + 1; r2 < rel_n(); r2++) {
-            if (!set_has(decided_reads, r2) || b->x->ev[r2].rmw_partner < 0 || !rel_has(b->incl, r1, r2))
-                continue;
-            for (int w = 0; w < rel_n(); w++)
-                if (rel_has(b->rf, w, r1) && rel_has(b->rf, w, r2))
-                    return true;
-        }
-    }
-    for (int r = 0; r < rel_n(); r++) {
-        if (!set_has(decided_reads, r))
-            continue;
-        int w = -1;
-        for (int i = 0; i < rel_n() && w < 0; i++)
-            if (rel_has(b->rf, i, r))
-                w = i;
-        if (w < 0)
-            continue;
-        if (rel_has(order, r, w))
-            return true;
-        bool w_is_init = set_has(b->IW, w);
-        for (int w2 = 0; w2 < rel_n(); w2++) {
-            if (w2 == w || !rel_has(b->sloc, w2, r) || !set_has(b->Wr, w2))
-                continue;
-            if (b->x->ev[r].rmw_partner == w2)
+    for (int i = 0; i < rel_n(); i++)
+        if (rel_has(b->rf, i, r))
+            return i;
+    return -1;
+}
+
+/* Does the order rule out read r's source alone: r before it, or a write to
+ * the cell between them?  Only the cell's writes (sloc's row) are tried. */
+static bool read_violates(const base *b, R order, int r)
+{
+    int w = source_of(b, r);
+    if (w < 0)
+        return false;
+    if (rel_has(order, r, w))
+        return true;
+    bool w_is_init = set_has(b->IW, w);
+    set others = set_and(b->sloc->row[r], b->Wr);
+    for (int k = 0; k < REL_WORDS; k++) {
+        uint64_t bits = others.w[k];
+        while (bits) {
+            int w2 = k * 64 + __builtin_ctzll(bits);
+            bits &= bits - 1;
+            if (w2 == w || b->x->ev[r].rmw_partner == w2)
                 continue;
             if ((w_is_init || rel_has(order, w, w2)) && rel_has(order, w2, r))
                 return true;
@@ -80,17 +74,57 @@ bool violates_prune_order(const base *b, R order, set decided_reads)
     return false;
 }
 
+/* Atomicity, in every model here: two RMWs whose scopes include each other
+ * cannot both read the same write (one would have to be between the other's
+ * read and write). */
+static bool rmws_share_source(const base *b, int r1, int r2)
+{
+    if (b->x->ev[r1].rmw_partner < 0 || b->x->ev[r2].rmw_partner < 0 || !rel_has(b->incl, r1, r2))
+        return false;
+    int w = source_of(b, r1);
+    return w >= 0 && rel_has(b->rf, w, r2);
+}
+
+bool violates_prune_order(const base *b, R order, set decided_reads)
+{
+    for (int r1 = 0; r1 < rel_n(); r1++) {
+        if (!set_has(decided_reads, r1) || b->x->ev[r1].rmw_partner < 0)
+            continue;
+        for (int r2 = r1 + 1; r2 < rel_n(); r2++)
+            if (set_has(decided_reads, r2) && rmws_share_source(b, r1, r2))
+                return true;
+    }
+    for (int r = 0; r < rel_n(); r++)
+        if (set_has(decided_reads, r) && read_violates(b, order, r))
+            return true;
+    return false;
+}
+
+bool violates_prune_order_at(const base *b, R order, set decided_reads, int r)
+{
+    if (b->x->ev[r].rmw_partner >= 0)
+        for (int r2 = 0; r2 < rel_n(); r2++)
+            if (r2 != r && set_has(decided_reads, r2) && rmws_share_source(b, r, r2))
+                return true;
+    return read_violates(b, order, r);
+}
+
 bool final_state_coherent(const base *b)
 {
     for (int r = 0; r < rel_n(); r++) {
         if (!set_has(b->Rd, r))
             continue;
-        for (int w = 0; w < rel_n(); w++) {
-            if (!rel_has(b->rf, w, r) || set_has(b->IW, w))
-                continue;
-            for (int w2 = 0; w2 < rel_n(); w2++) {
-                if (w2 == w || !set_has(b->Wr, w2) || !rel_has(b->sloc, w2, r) ||
-                    !same_access_path(b->x->t, &b->x->ev[w2], &b->x->ev[r]) ||
+        int w = source_of(b, r);
+        if (w < 0 || set_has(b->IW, w))
+            continue;
+        /* Only the cell's writes (sloc's row). */
+        set others = set_and(b->sloc->row[r], b->Wr);
+        for (int k = 0; k < REL_WORDS; k++) {
+            uint64_t bits = others.w[k];
+            while (bits) {
+                int w2 = k * 64 + __builtin_ctzll(bits);
+                bits &= bits - 1;
+                if (w2 == w || !same_access_path(b->x->t, &b->x->ev[w2], &b->x->ev[r]) ||
                     !same_access_path(b->x->t, &b->x->ev[w], &b->x->ev[r]))
                     continue;
                 if (rel_has(b->po, w2, r) && !rel_has(b->co, w2, w))

@@ -59,5 +59,8 @@ bool fence_order_exists(const base *b, set fences, R pairs, order_axioms holds, 
 
 /* Does the order rule out every completion of the rf decided so far? */
 bool violates_prune_order(const base *b, R order, set decided_reads);
+/* The same, for the rules that involve read r: what a search checks when r
+ * is the one read decided since the order was last checked. */
+bool violates_prune_order_at(const base *b, R order, set decided_reads, int r);
 
 #endif

@@ -9,6 +9,11 @@ enum { ARENA_RELS = 1024 };
 static _Thread_local rel *arena;
 static _Thread_local int arena_used;
 static _Thread_local int cur_n, cur_words;
+static _Thread_local set all_events; /* set_all(), made once per rel_begin */
+/* Per arena slot: made by id() (and not reused since), with its set, so
+ * that S() knows [s] ; r and r ; [s] without scanning the relation. */
+static _Thread_local bool *slot_is_id;
+static _Thread_local set *slot_id_set;
 
 void rel_begin(int n)
 {
@@ -16,13 +21,19 @@ void rel_begin(int n)
         fprintf(stderr, "memsim: internal error: %d events exceed the limit of %d\n", n, REL_MAX);
         abort();
     }
-    if (!arena)
+    if (!arena) {
         arena = malloc(sizeof(rel) * ARENA_RELS);
+        slot_is_id = calloc(ARENA_RELS, sizeof *slot_is_id);
+        slot_id_set = malloc(ARENA_RELS * sizeof *slot_id_set);
+    }
     arena_used = 0;
     cur_n = n;
     cur_words = (n + 63) / 64;
     if (cur_words == 0)
         cur_words = 1;
+    all_events = (set){{0}};
+    for (int i = 0; i < n; i++)
+        all_events.w[i / 64] |= 1ull << (i % 64);
 }
 
 /* a+ of the last few dense inputs (plus() says why). */
@@ -35,13 +46,37 @@ typedef struct {
 static _Thread_local plus_memo *memo;
 static _Thread_local int memo_used, memo_next;
 
+static _Thread_local void *kept;
+static _Thread_local size_t kept_size;
+
+void *rel_keep(size_t bytes)
+{
+    if (!kept || kept_size != bytes) {
+        free(kept);
+        kept = calloc(1, bytes);
+        kept_size = bytes;
+        if (!kept) {
+            fprintf(stderr, "memsim: out of memory\n");
+            abort();
+        }
+    }
+    return kept;
+}
+
 void rel_end(void)
 {
+    free(kept);
+    kept = NULL;
+    kept_size = 0;
     free(memo);
     memo = NULL;
     memo_used = memo_next = 0;
     free(arena);
     arena = NULL;
+    free(slot_is_id);
+    slot_is_id = NULL;
+    free(slot_id_set);
+    slot_id_set = NULL;
     arena_used = 0;
 }
 
@@ -55,6 +90,7 @@ rel *rel_new(void)
         fprintf(stderr, "memsim: internal error: relation arena exhausted\n");
         abort();
     }
+    slot_is_id[arena_used] = false;
     rel *r = &arena[arena_used++];
     /* One memset of the rows in use (a loop over rows and words became one
      * small memset call per row, a third of a candidate's cost). */
@@ -69,6 +105,7 @@ static rel *rel_new_unset(void)
         fprintf(stderr, "memsim: internal error: relation arena exhausted\n");
         abort();
     }
+    slot_is_id[arena_used] = false;
     return &arena[arena_used++];
 }
 
@@ -80,13 +117,7 @@ set set_empty(void)
     return s;
 }
 
-set set_all(void)
-{
-    set s = set_empty();
-    for (int i = 0; i < cur_n; i++)
-        s.w[i / 64] |= 1ull << (i % 64);
-    return s;
-}
+set set_all(void) { return all_events; }
 
 set set_one(int e)
 {
@@ -155,6 +186,11 @@ R D(R a, R b)
 /* If r holds only pairs (i, i): the set of those i. */
 static bool diagonal(R r, set *d)
 {
+    uintptr_t p = (uintptr_t)r, lo = (uintptr_t)arena, hi = (uintptr_t)(arena + arena_used);
+    if (p >= lo && p < hi && slot_is_id[r - arena]) {
+        *d = slot_id_set[r - arena];
+        return true;
+    }
     *d = set_empty();
     for (int i = 0; i < cur_n; i++)
         for (int w = 0; w < cur_words; w++) {
@@ -269,6 +305,48 @@ static inline int popcount(uint64_t v)
     return (int)((v * 0x0101010101010101ull) >> 56);
 }
 
+static bool close_edge(rel *o, int n, int words, int a, int b, closure *trail);
+
+/* a+ from a remembered closure of a subset of a, the missing edges added one
+ * at a time (close_edge), where they are few: hb from one candidate to the
+ * next differs by a few synchronizes-with edges.  NULL: none close enough. */
+static R plus_incremental(R a)
+{
+    int best = -1, best_extra = cur_n / 2 + 1;
+    for (int k = 0; k < memo_used; k++) {
+        plus_memo *m = &memo[k];
+        if (m->n != cur_n)
+            continue;
+        int extra = 0;
+        for (int i = 0; i < cur_n && extra < best_extra; i++)
+            WORDS(w)
+            {
+                if (m->in.row[i].w[w] & ~a->row[i].w[w])
+                    extra = best_extra; /* not a subset */
+                extra += popcount(a->row[i].w[w] & ~m->in.row[i].w[w]);
+            }
+        if (extra < best_extra) {
+            best = k;
+            best_extra = extra;
+        }
+    }
+    if (best < 0)
+        return NULL;
+    plus_memo *m = &memo[best];
+    rel *o = rel_new_unset();
+    memcpy(o->row, m->out.row, (size_t)cur_n * sizeof o->row[0]);
+    ROWS(i) WORDS(w)
+    {
+        uint64_t bits = a->row[i].w[w] & ~m->in.row[i].w[w];
+        while (bits) {
+            int j = w * 64 + __builtin_ctzll(bits);
+            bits &= bits - 1;
+            close_edge(o, cur_n, cur_words, i, j, NULL);
+        }
+    }
+    return o;
+}
+
 /* The closure of a dense relation is remembered for the next few calls: hb
  * is mostly the same relation from one candidate execution to the next (its
  * reads-from part, sw, changes only where release and acquire meet) and
@@ -301,7 +379,9 @@ R plus(R a)
         memcpy(o->row, m->out.row, (size_t)cur_n * sizeof o->row[0]);
         return o;
     }
-    R o = plus_compute(a);
+    R o = plus_incremental(a);
+    if (!o)
+        o = plus_compute(a);
     if (!memo)
         memo = malloc(PLUS_MEMO * sizeof *memo);
     plus_memo *m = &memo[memo_next];
@@ -332,6 +412,9 @@ R id(set s)
 {
     rel *o = rel_new();
     ROWS(i) if (set_has(s, i)) rel_add(o, i, i);
+    s = set_and(s, all_events);
+    slot_is_id[o - arena] = true;
+    slot_id_set[o - arena] = s;
     return o;
 }
 
@@ -410,4 +493,77 @@ bool subset(R a, R b)
 {
     ROWS(i) WORDS(w) if (a->row[i].w[w] & ~b->row[i].w[w]) return false;
     return true;
+}
+
+/* ---- incremental closure ------------------------------------------------------- */
+
+void closure_start(closure *c, rel *storage, R a)
+{
+    c->closed = storage;
+    c->n = cur_n;
+    c->len = 0;
+    c->cap = 0;
+    c->trail = NULL;
+    int mark = rel_mark();
+    R p = plus_compute(a);
+    memcpy(storage->row, p->row, (size_t)cur_n * sizeof p->row[0]);
+    rel_release(mark);
+}
+
+/* Every row i that reaches a (and a's own row) gains b and b's row: in a
+ * closed relation those are exactly the rows with a path through the new
+ * edge's source, and b's row already holds everything after b. */
+static bool close_edge(rel *o, int n, int words, int a, int b, closure *trail)
+{
+    if ((o->row[a].w[b / 64] >> (b % 64)) & 1)
+        return false;
+    set add = o->row[b];
+    add.w[b / 64] |= 1ull << (b % 64);
+    for (int i = 0; i < n; i++) {
+        if (i != a && !((o->row[i].w[a / 64] >> (a % 64)) & 1))
+            continue;
+        bool grows = false;
+        for (int w = 0; w < words; w++)
+            grows = grows || (add.w[w] & ~o->row[i].w[w]);
+        if (!grows)
+            continue;
+        if (trail) {
+            if (trail->len == trail->cap) {
+                trail->cap = trail->cap ? 2 * trail->cap : 64;
+                trail->trail = realloc(trail->trail, (size_t)trail->cap * sizeof *trail->trail);
+                if (!trail->trail) {
+                    fprintf(stderr, "memsim: out of memory\n");
+                    abort();
+                }
+            }
+            trail->trail[trail->len].row = i;
+            trail->trail[trail->len].old = o->row[i];
+            trail->len++;
+        }
+        for (int w = 0; w < words; w++)
+            o->row[i].w[w] |= add.w[w];
+    }
+    return true;
+}
+
+bool closure_add(closure *c, int a, int b)
+{
+    return close_edge(c->closed, c->n, (c->n + 63) / 64 ? (c->n + 63) / 64 : 1, a, b, c);
+}
+
+int closure_mark(const closure *c) { return c->len; }
+
+void closure_undo(closure *c, int mark)
+{
+    while (c->len > mark) {
+        c->len--;
+        c->closed->row[c->trail[c->len].row] = c->trail[c->len].old;
+    }
+}
+
+void closure_free(closure *c)
+{
+    free(c->trail);
+    c->trail = NULL;
+    c->len = c->cap = 0;
 }

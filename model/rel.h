@@ -6,6 +6,7 @@
 #define MEMSIM_REL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define REL_MAX 320                 /* events per execution (K6 at 8 ranks has 264) */
@@ -26,6 +27,10 @@ void rel_begin(int n);
 /* Frees this thread's arena (a worker thread calls it before it ends). */
 void rel_end(void);
 int rel_n(void);
+/* One block of this thread's that outlives rel_begin (freed by rel_end),
+ * zeroed when first made: where a model keeps what it derived from a
+ * combination's events between candidates.  One size per program. */
+void *rel_keep(size_t bytes);
 /* Arena marks, for loops that would otherwise exhaust it. */
 int rel_mark(void);
 void rel_release(int mark);
@@ -65,6 +70,28 @@ R restr(set a, R r, set b);        /* [a]; r; [b]    */
 R sym(R a);                           /* a | a^-1       */
 set domain(R a);
 set range(R a);
+
+/* A transitively closed relation kept closed while edges are added one at a
+ * time (GenMC-style incremental consistency): adding (a, b) gives every row
+ * that reaches a -- and a itself -- b and b's row, O(n) row operations
+ * instead of a new closure.  Rows it changes go on an undo trail, so a
+ * depth-first search can add an edge per choice and take it back. */
+typedef struct {
+    rel *closed;        /* caller's storage, closed (see closure_start) */
+    int n;
+    int len, cap;
+    struct closure_undo {
+        int row;
+        set old;
+    } *trail;
+} closure;
+/* c->closed = a+ (in the caller's storage, which must outlive c). */
+void closure_start(closure *c, rel *storage, R a);
+/* Adds (a, b) and closes again; returns false (nothing changed) if it held. */
+bool closure_add(closure *c, int a, int b);
+int closure_mark(const closure *c);
+void closure_undo(closure *c, int mark);
+void closure_free(closure *c);
 
 /* Checks. */
 bool acyclic(R a);

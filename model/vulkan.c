@@ -72,10 +72,19 @@ static rel *from_events(const vk_nodes *m, R r)
 {
     rel *o = rel_new();
     int n = rel_n();
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            if (rel_has(r, i, j) && m->node_of[i] >= 0 && m->node_of[j] >= 0 && m->node_of[i] != m->node_of[j])
-                rel_add(o, m->node_of[i], m->node_of[j]);
+    for (int i = 0; i < n; i++) {
+        if (m->node_of[i] < 0)
+            continue;
+        for (int w = 0; w < (n + 63) / 64; w++) {
+            uint64_t bits = r->row[i].w[w];
+            while (bits) {
+                int j = w * 64 + __builtin_ctzll(bits);
+                bits &= bits - 1;
+                if (m->node_of[j] >= 0 && m->node_of[i] != m->node_of[j])
+                    rel_add(o, m->node_of[i], m->node_of[j]);
+            }
+        }
+    }
     return o;
 }
 
@@ -83,26 +92,45 @@ static int count_pairs(R r)
 {
     int c = 0, n = rel_n();
     for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            c += rel_has(r, i, j);
+        for (int w = 0; w < (n + 63) / 64; w++)
+            c += __builtin_popcountll(r->row[i].w[w]);
     return c;
 }
 
 /* The whole model; with prune, only the location order of the reads-from
  * decided so far, without asmo (co is not chosen yet), as memsim events. */
-static R vk_eval(const base *b, bool chains, bool prune, bool dat3m, vulkan_facts *f, model_verdict *v)
+/* What the model derives from the events alone -- nodes, their sets, the
+ * scope and program-order relations, avvisinc, the barrier part of sw and
+ * the fixed part of each ithb -- is the same for every candidate of one
+ * combination of thread paths: kept per thread under the base's skeleton
+ * key (base.h) and derived again only when that changes. */
+typedef struct {
+    unsigned long skeleton;
+    bool deadlock;
+    vk_nodes m;
+    set Rd, Wr, F, A, ACQ, REL, SC[4], SEMSC[4], SG, WG, QF, DEV, CBAR, AVs, VISs, SEMAV, SEMVIS, AVDEVICE, VISDEVICE;
+    set NONPRIV;
+    rel po, sthd, ssg, swg, sqf, sloc, sref, inscope, mutord, kbn, sswk, ID, posctosem, posemtosc, avvisinc;
+    rel sw5, hb0, acc_pairs, kbo;
+    bool mask_used[16];
+    set mask_sems[16];
+    rel ithb_base[16]; /* sswk | [SC_S|SEMSC_S];po;[REL&SEMSC_S] | [ACQ&SEMSC_S];po;[SC_S|SEMSC_S] */
+} vk_static;
+
+static void keep(rel *slot, R r) { memcpy(slot->row, r->row, (size_t)rel_n() * sizeof r->row[0]); }
+
+static const vk_static *vk_static_of(const base *b)
 {
+    vk_static *st = rel_keep(sizeof *st);
+    if (b->skeleton != 0 && st->skeleton == b->skeleton)
+        return st;
+    int mark = rel_mark();
     const execution *x = b->x;
     const test *t = x->t;
-    memset(f, 0, sizeof *f);
-    f->valid = true;
+    st->skeleton = b->skeleton;
     /* A cycle through program order and barrier instances is a deadlock: no execution. */
-    if (!acyclic(U(b->po, b->bar))) {
-        f->valid = false;
-        f->failed = "barrier deadlock";
-        return NULL;
-    }
-    vk_nodes M, *m = &M;
+    st->deadlock = !acyclic(U(b->po, b->bar));
+    vk_nodes *m = &st->m;
     build_nodes(x, m);
     int n = m->n;
 
@@ -113,7 +141,7 @@ static R vk_eval(const base *b, bool chains, bool prune, bool dat3m, vulkan_fact
     set SEMSC[4] = {set_empty(), set_empty(), set_empty(), set_empty()};
     set SG = set_empty(), WG = set_empty(), QF = set_empty(), DEV = set_empty(), CBAR = set_empty();
     set AVs = set_empty(), VISs = set_empty(), SEMAV = set_empty(), SEMVIS = set_empty(), NONPRIV = set_empty();
-    set AVDEVICE = set_empty(), VISDEVICE = set_empty(), RFINIT = set_empty();
+    set AVDEVICE = set_empty(), VISDEVICE = set_empty();
     for (int k = 0; k < n; k++) {
         const event *e = &x->ev[m->first[k]];
         const inst *in = e->src;
@@ -200,9 +228,6 @@ static R vk_eval(const base *b, bool chains, bool prune, bool dat3m, vulkan_fact
         }
     }
     set RW = set_or(Rd, Wr);
-    set PRIV = set_minus(RW, NONPRIV);
-    set RMW = set_and(Rd, Wr);
-    set AW = set_and(A, Wr), AR = set_and(A, Rd);
 
     /* ---- static relations ---------------------------------------------------- */
     rel *po = rel_new(), *sthd = rel_new(), *ssg = rel_new(), *swg = rel_new(), *sqf = rel_new();
@@ -258,22 +283,6 @@ static R vk_eval(const base *b, bool chains, bool prune, bool dat3m, vulkan_fact
      * only of the edge's source). */
     R scbar = from_events(m, b->bar);
 
-    /* ---- the execution: rf, RFINIT, asmo ------------------------------------------ */
-    rel *rf = rel_new();
-    for (int w = 0; w < x->n; w++)
-        for (int r = 0; r < x->n; r++)
-            if (rel_has(&x->rf, w, r)) {
-                if (x->ev[w].kind == EV_IW)
-                    set_add(&RFINIT, m->node_of[r]);
-                else if (m->node_of[w] >= 0 && m->node_of[r] >= 0)
-                    rel_add(rf, m->node_of[w], m->node_of[r]);
-            }
-    R asmo = prune ? rel_empty() : I(I(from_events(m, &x->co), cross(AW, AW)), mutord);
-    if (!subset(S(asmo, asmo), asmo)) {
-        f->valid = false;
-        f->failed = "asmo (not a partial order)";
-        return NULL;
-    }
     R ID = id(set_all());
     /* vulkan.cat lines 79-80 */
     R sc2sem = rel_empty(), sem2sc = rel_empty();
@@ -296,6 +305,96 @@ static R vk_eval(const base *b, bool chains, bool prune, bool dat3m, vulkan_fact
     for (int c = 0; c < 4; c++)
         avvisinc = U(avvisinc, U(cross(SC[c], set_and(SEMAV, SEMSC[c])), cross(set_and(SEMVIS, SEMSC[c]), SC[c])));
 
+    R sw5 = S(S(restr(set_and(REL, F), opt(po), CBAR), D(I(scbar, inscope), ID)),
+              restr(CBAR, opt(po), set_and(ACQ, F)));
+    /* hb = po | ithbsemsc(SC_S, SEMSC_S) for every non-empty set S of storage classes, SC_S the
+     * union of the classes and SEMSC_S the intersection of their semantics (vulkan.cat lines
+     * 96-109).  Each contains ssw+; a set with a class that nothing in this execution uses
+     * adds nothing more (its semantics' intersection is empty). */
+    keep(&st->hb0, U(po, plus(sswk)));
+    bool used[4];
+    for (int c = 0; c < 4; c++)
+        used[c] = !set_is_empty(SC[c]) || !set_is_empty(SEMSC[c]);
+    for (int mask = 1; mask < 16; mask++) {
+        set SCS = set_empty(), SEMS = set_all();
+        bool skip = false;
+        for (int c = 0; c < 4; c++)
+            if (mask & (1 << c)) {
+                skip = skip || !used[c];
+                SCS = set_or(SCS, SC[c]);
+                SEMS = set_and(SEMS, SEMSC[c]);
+            }
+        st->mask_used[mask] = !skip;
+        if (skip)
+            continue;
+        st->mask_sems[mask] = SEMS;
+        keep(&st->ithb_base[mask], U(sswk, U(restr(set_or(SCS, SEMS), po, set_and(REL, SEMS)),
+                                             restr(set_and(ACQ, SEMS), po, set_or(SCS, SEMS)))));
+    }
+    st->Rd = Rd, st->Wr = Wr, st->F = F, st->A = A, st->ACQ = ACQ, st->REL = REL;
+    for (int c = 0; c < 4; c++)
+        st->SC[c] = SC[c], st->SEMSC[c] = SEMSC[c];
+    st->SG = SG, st->WG = WG, st->QF = QF, st->DEV = DEV, st->CBAR = CBAR, st->AVs = AVs, st->VISs = VISs;
+    st->SEMAV = SEMAV, st->SEMVIS = SEMVIS, st->AVDEVICE = AVDEVICE, st->VISDEVICE = VISDEVICE, st->NONPRIV = NONPRIV;
+    keep(&st->po, po), keep(&st->sthd, sthd), keep(&st->ssg, ssg), keep(&st->swg, swg), keep(&st->sqf, sqf);
+    keep(&st->sloc, sloc), keep(&st->sref, sref), keep(&st->inscope, inscope), keep(&st->mutord, mutord);
+    keep(&st->kbn, kbn), keep(&st->sswk, sswk), keep(&st->ID, ID), keep(&st->posctosem, posctosem);
+    keep(&st->posemtosc, posemtosc), keep(&st->avvisinc, avvisinc), keep(&st->sw5, sw5);
+    keep(&st->acc_pairs, U3(cross(Wr, Wr), cross(Wr, Rd), cross(Rd, Wr)));
+    keep(&st->kbo, kernel_ordered(plus(b->po), b->kb));
+    rel_release(mark);
+    return st;
+}
+
+/* The whole model; with prune, only the location order of the reads-from
+ * decided so far, without asmo (co is not chosen yet), as memsim events. */
+static R vk_eval(const base *b, bool chains, bool prune, bool dat3m, vulkan_facts *f, model_verdict *v)
+{
+    const execution *x = b->x;
+    memset(f, 0, sizeof *f);
+    f->valid = true;
+    const vk_static *st = vk_static_of(b);
+    if (st->deadlock) {
+        f->valid = false;
+        f->failed = "barrier deadlock";
+        return NULL;
+    }
+    const vk_nodes *m = &st->m;
+    int n = m->n;
+    set Rd = st->Rd, Wr = st->Wr, F = st->F, A = st->A, ACQ = st->ACQ, REL = st->REL, CBAR = st->CBAR;
+    set SG = st->SG, WG = st->WG, QF = st->QF, DEV = st->DEV, AVs = st->AVs, VISs = st->VISs;
+    set SEMAV = st->SEMAV, SEMVIS = st->SEMVIS, AVDEVICE = st->AVDEVICE, VISDEVICE = st->VISDEVICE;
+    (void)SG, (void)CBAR;
+    set RW = set_or(Rd, Wr);
+    set PRIV = set_minus(RW, st->NONPRIV);
+    set RMW = set_and(Rd, Wr);
+    set AW = set_and(A, Wr), AR = set_and(A, Rd);
+    R po = &st->po, sthd = &st->sthd, ssg = &st->ssg, swg = &st->swg, sqf = &st->sqf, sloc = &st->sloc;
+    R sref = &st->sref, inscope = &st->inscope, mutord = &st->mutord, kbn = &st->kbn, sswk = &st->sswk;
+    R ID = &st->ID, posctosem = &st->posctosem, posemtosc = &st->posemtosc, avvisinc = &st->avvisinc;
+    set RFINIT = set_empty();
+
+    /* ---- the execution: rf, RFINIT, asmo ------------------------------------------ */
+    rel *rf = rel_new();
+    for (int w = 0; w < x->n; w++)
+        for (int k = 0; k < (x->n + 63) / 64; k++) {
+            uint64_t bits = x->rf.row[w].w[k];
+            while (bits) {
+                int r = k * 64 + __builtin_ctzll(bits);
+                bits &= bits - 1;
+                if (x->ev[w].kind == EV_IW)
+                    set_add(&RFINIT, m->node_of[r]);
+                else if (m->node_of[w] >= 0 && m->node_of[r] >= 0)
+                    rel_add(rf, m->node_of[w], m->node_of[r]);
+            }
+        }
+    R asmo = prune ? rel_empty() : I(I(from_events(m, &x->co), cross(AW, AW)), mutord);
+    if (!subset(S(asmo, asmo), asmo)) {
+        f->valid = false;
+        f->failed = "asmo (not a partial order)";
+        return NULL;
+    }
+
     /* rs = [REL&A] ; (imm(asmo) ; [R&W])*     hypors = [W&A] ; (imm(asmo) ; [R&W])* */
     R imm_asmo = D(asmo, S(asmo, plus(asmo)));
     R rsstep = star(S(imm_asmo, id(RMW)));
@@ -311,32 +410,12 @@ static R vk_eval(const base *b, bool chains, bool prune, bool dat3m, vulkan_fact
     R acq_fence = restr(AR, posctosem, ACQF);                              /* [A&R];posctosem;[ACQ&F] */
     R sw3 = S(S(S(id(RELA), rs), rfmo), acq_fence);
     R sw4 = S(fence_rel, acq_fence);
-    R sw5 = S(S(restr(RELF, opt(po), CBAR), D(I(scbar, inscope), ID)), restr(CBAR, opt(po), ACQF));
+    R sw5 = &st->sw5;
     R sw = I(inscope, U(U3(sw1, sw2, sw3), U(sw4, sw5)));
-    /* hb = po | ithbsemsc(SC_S, SEMSC_S) for every non-empty set S of storage classes, SC_S the
-     * union of the classes and SEMSC_S the intersection of their semantics (vulkan.cat lines
-     * 96-109).  Each contains ssw+; a set with a class that nothing in this execution uses
-     * adds nothing more (its semantics' intersection is empty). */
-    R hb = U(po, plus(sswk));
-    bool used[4];
-    for (int c = 0; c < 4; c++)
-        used[c] = !set_is_empty(SC[c]) || !set_is_empty(SEMSC[c]);
-    for (int mask = 1; mask < 16; mask++) {
-        set SCS = set_empty(), SEMS = set_all();
-        bool skip = false;
-        for (int c = 0; c < 4; c++)
-            if (mask & (1 << c)) {
-                skip = skip || !used[c];
-                SCS = set_or(SCS, SC[c]);
-                SEMS = set_and(SEMS, SEMSC[c]);
-            }
-        if (skip)
-            continue;
-        R ithb = plus(U(U(sswk, restr(SEMS, sw, SEMS)),
-                        U(restr(set_or(SCS, SEMS), po, set_and(REL, SEMS)),
-                          restr(set_and(ACQ, SEMS), po, set_or(SCS, SEMS)))));
-        hb = U(hb, ithb);
-    }
+    R hb = &st->hb0;
+    for (int mask = 1; mask < 16; mask++)
+        if (st->mask_used[mask])
+            hb = U(hb, plus(U(&st->ithb_base[mask], restr(st->mask_sems[mask], sw, st->mask_sems[mask]))));
 
     /* ---- availability and visibility chains --------------------------------------- */
     set AVSG = set_or(AVs, SEMAV), VISSG = set_or(VISs, SEMVIS);
@@ -393,7 +472,7 @@ static R vk_eval(const base *b, bool chains, bool prune, bool dat3m, vulkan_fact
     R fr = D(U3(S(inv(rf_fr), restr(Wr, locord, Wr)), S(inv(rf), asmo), restr(RFINIT, sloc, Wr)), ID);
 
     /* ---- data races and consistency ----------------------------------------------------- */
-    R acc_pairs = U3(cross(Wr, Wr), cross(Wr, Rd), cross(Rd, Wr));
+    R acc_pairs = &st->acc_pairs;
     R dr = I(sloc, D(D(D(acc_pairs, mutord), I(sthd, sref)), sym(locord)));
     /* Alloy has no final state; memsim takes it from co, so co must agree
      * with the location order of writes (racy writes stay free). */
@@ -433,7 +512,7 @@ static R vk_eval(const base *b, bool chains, bool prune, bool dat3m, vulkan_fact
         }
     /* Coarse-grained memory across GPUs (memsim's granularity rule, as for the
      * other models): only kernel boundaries order it (docs/vulkan.md §4). */
-    R kbo = kernel_ordered(plus(b->po), b->kb);
+    R kbo = &st->kbo;
     for (int i = 0; i < x->n; i++)
         for (int j = i + 1; j < x->n; j++)
             if (rel_has(b->conflict, i, j) && rel_has(b->cxg, i, j) && !rel_has(kbo, i, j))

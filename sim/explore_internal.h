@@ -85,6 +85,11 @@ typedef struct {
     /* Per depth of the search, in this combination: the models' prune checks
      * made, those that cut, and those skipped (search.c). */
     long prune_tries[REL_MAX + 1], prune_hits[REL_MAX + 1], prune_skips[REL_MAX + 1];
+    /* Per depth: the models' prune orders at the last node of that depth
+     * that computed them (rows of n events per model), for its descendants. */
+    bool order_have[REL_MAX + 1];
+    set *order_rows;
+    size_t order_cap;
     /* the current combination */
     execution *x;
     int nthreads;

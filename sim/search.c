@@ -3,6 +3,7 @@
  * the path constraints or every requested model rule out. */
 #include "explore_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- values and reads-from ---------------------------------------------------------- */
@@ -107,6 +108,45 @@ static bool settle_values(explorer *e, int decided)
     return true;
 }
 
+/* Is some write to w's cell coherence-after w in every completion of the
+ * first `decided` reads-from?  The rules the leaves force co with
+ * (worth_exploring, enum_co), restricted to what is decided: a later write
+ * of w's own thread (po), the write that a read po-after w reads (CoWR), and
+ * a write po-after a read of w (CoRW, with incl as PTX needs).  A hanging
+ * await must read the last write, so such a w cuts the branch here instead
+ * of at every leaf below it. */
+static bool some_write_coherence_after(const explorer *e, int decided, int w)
+{
+    const execution *x = e->x;
+    int c = x->ev[w].cell;
+    int k = 0;
+    while (k < e->ncells_w && e->wcell[k] != c)
+        k++;
+    for (int a = 0; k < e->ncells_w && a < e->nw[k]; a++) {
+        int w2 = e->wlist[k][a];
+        if (w2 != w && rel_has(&x->po, w, w2))
+            return true;
+    }
+    for (int q = 0; q < decided; q++) {
+        int r = e->read_ev[q], src = e->rf_of[r];
+        if (x->ev[r].cell != c)
+            continue;
+        if (src != w && x->ev[src].kind != EV_IW && rel_has(&x->po, w, r) &&
+            same_access_path(x->t, &x->ev[w], &x->ev[r]) && same_access_path(x->t, &x->ev[src], &x->ev[r]))
+            return true; /* CoWR: w is before the write r reads */
+        if (src != w || k == e->ncells_w)
+            continue;
+        for (int a = 0; a < e->nw[k]; a++) {
+            int w2 = e->wlist[k][a];
+            if (w2 != w && rel_has(&x->po, r, w2) && same_access_path(x->t, &x->ev[w2], &x->ev[r]) &&
+                same_access_path(x->t, &x->ev[w], &x->ev[r]) && rel_has(e->sbase.incl, w, r) &&
+                rel_has(e->sbase.incl, w, w2))
+                return true; /* CoRW */
+        }
+    }
+    return false;
+}
+
 /* A hanging await reads its cell's last write: not the initial write when
  * the cell has other writes, nor a write that an RMW reads (its own write
  * comes after it; for PTX this needs the two to be morally strong). */
@@ -130,6 +170,8 @@ static bool hang_reads_can_be_last(explorer *e, int decided)
                 rel_has(e->sbase.incl, w, ev2))
                 return false;
         }
+        if (some_write_coherence_after(e, decided, w))
+            return false;
     }
     return true;
 }
@@ -155,9 +197,11 @@ static bool strong_pair(const explorer *e, int a, int b)
 static bool reads_coherent_along_po(const explorer *e, int decided)
 {
     const execution *x = e->x;
+    /* The parent node checked every pair of the reads before the newest. */
+    int newest = decided - 1;
     for (int j = 0; j < decided; j++) {
         int r2 = e->read_ev[j], w2 = e->rf_of[r2];
-        for (int i = 0; i < decided; i++) {
+        for (int i = j == newest ? 0 : newest; i < decided; i++) {
             int r1 = e->read_ev[i], w1 = e->rf_of[r1];
             if (w1 == w2 || x->ev[r1].cell != x->ev[r2].cell || !rel_has(&x->po, r1, r2) ||
                 !same_access_path(x->t, &x->ev[r1], &x->ev[r2]))
@@ -170,6 +214,28 @@ static bool reads_coherent_along_po(const explorer *e, int decided)
         }
     }
     return true;
+}
+
+/* The prune orders computed at a node of each depth (worth_exploring). */
+static void store_order(explorer *e, int depth, int m, R order)
+{
+    int n = e->x->n, nm = e->o->nmodels;
+    size_t need = (size_t)(e->nreads + 1) * (size_t)nm * (size_t)n;
+    if (need > e->order_cap) {
+        free(e->order_rows);
+        e->order_rows = malloc(need * sizeof *e->order_rows);
+        e->order_cap = need;
+    }
+    memcpy(&e->order_rows[((size_t)depth * (size_t)nm + (size_t)m) * (size_t)n], order->row, (size_t)n * sizeof order->row[0]);
+    e->order_have[depth] = true;
+}
+
+static R stored_order(explorer *e, int depth, int m)
+{
+    int n = e->x->n, nm = e->o->nmodels;
+    rel *o = rel_new();
+    memcpy(o->row, &e->order_rows[((size_t)depth * (size_t)nm + (size_t)m) * (size_t)n], (size_t)n * sizeof o->row[0]);
+    return o;
 }
 
 /* May some completion of the first `decided` reads-from be consistent under
@@ -197,29 +263,60 @@ bool worth_exploring(explorer *e, int decided)
     bool single_co = decided == e->nreads;
     for (int k = 0; k < e->ncells_w && single_co; k++)
         single_co = e->nw[k] <= 1;
-    /* Pruning only saves work: a check that never cuts at this depth is
-     * made once in 64 times only (sampling again in case the part of the
-     * tree changes), so a test whose partial choices all survive -- an SB
-     * ring -- does not pay a model's prune order at every node. */
     bool leaf = decided == e->nreads;
-    bool sample = leaf || e->prune_tries[decided] < 64 || e->prune_hits[decided] * 64 >= e->prune_tries[decided] ||
-                  (e->prune_skips[decided]++ & 63) == 0;
-    if (!e->prune || single_co || !sample) {
+    e->order_have[decided] = false;
+    if (!e->prune || single_co) {
         if (leaf)
             memset(e->forced.row, 0, (size_t)x->n * sizeof e->forced.row[0]);
         return true;
     }
-    e->prune_tries[decided]++;
     base b = e->sbase;
     base_compute_dynamic(&b);
     set dec = set_empty();
     for (int r = 0; r < decided; r++)
         set_add(&dec, e->read_ev[r]);
+    /* The orders of the nearest ancestor that computed them.  A prune order
+     * only grows with rf (model.h), so what the ancestor's order rules out,
+     * this node's would too: that check costs a scan, not a model.  In a
+     * depth-first search the last node met at a smaller depth is an
+     * ancestor, and each node clears its own depth's slot first.  The nodes
+     * between passed the same orders (with one model; with several, a
+     * missed cut is only less pruning), so only the newest read is checked. */
+    int anc = decided - 1;
+    while (anc >= 0 && !e->order_have[anc])
+        anc--;
+    R stale[MAX_MODELS];
+    if (anc >= 0) {
+        bool all = true;
+        for (int m = 0; m < e->o->nmodels && all; m++) {
+            stale[m] = stored_order(e, anc, m);
+            all = violates_prune_order_at(&b, stale[m], dec, e->read_ev[decided - 1]);
+        }
+        if (all)
+            return false;
+    }
+    /* Pruning only saves work: the models' own orders, where they never cut
+     * more than the ancestor's at this depth, are computed once in 64 times
+     * only (sampling again in case the part of the tree changes), so a test
+     * whose partial choices all survive -- an SB ring, the plain reads of a
+     * barrier test -- does not pay a model's prune order at every node.  A
+     * leaf without them keeps the ancestor's orders for forcing co. */
+    bool sample = e->prune_tries[decided] < 64 || e->prune_hits[decided] * 64 >= e->prune_tries[decided] ||
+                  (e->prune_skips[decided]++ & 63) == 0;
+    if (!sample && !(leaf && anc >= 0)) {
+        if (leaf)
+            memset(e->forced.row, 0, (size_t)x->n * sizeof e->forced.row[0]);
+        return true;
+    }
+    if (sample)
+        e->prune_tries[decided]++;
     bool all_violate = true;
-    rel *forced = decided == e->nreads ? rel_new() : NULL;
+    rel *forced = leaf ? rel_new() : NULL;
     for (int m = 0; m < e->o->nmodels; m++) {
         int mark = rel_mark();
-        R order = e->o->models[m]->prune_order(&b);
+        R order = sample ? e->o->models[m]->prune_order(&b) : stale[m];
+        if (sample)
+            store_order(e, decided, m, order);
         bool violates = violates_prune_order(&b, order, dec);
         all_violate = all_violate && violates;
         if (forced) {
@@ -238,9 +335,15 @@ bool worth_exploring(explorer *e, int decided)
                     }
         }
         rel_release(mark);
-        if (!violates && !forced)
+        if (!violates && !forced) {
+            /* The models after m keep no order at this depth. */
+            if (sample && m + 1 < e->o->nmodels)
+                e->order_have[decided] = false;
             return true;
+        }
     }
+    if (sample)
+        e->order_have[decided] = !all_violate;
     if (forced && !all_violate) {
         /* Coherence along reads-from, the same in every model here: a thread's
          * own earlier write is before what it reads (CoWR), and a write after
@@ -267,7 +370,7 @@ bool worth_exploring(explorer *e, int decided)
         }
         memcpy(e->forced.row, forced->row, (size_t)x->n * sizeof forced->row[0]);
     }
-    if (all_violate)
+    if (all_violate && sample)
         e->prune_hits[decided]++;
     return !all_violate;
 }

@@ -38,6 +38,7 @@ static void explore_part(explorer *e)
         memset(e->prune_tries, 0, depths);
         memset(e->prune_hits, 0, depths);
         memset(e->prune_skips, 0, depths);
+        memset(e->order_have, 0, (size_t)(e->nreads + 1) * sizeof e->order_have[0]);
         /* A part with one combination of paths (K8a once its paths are
          * filtered) often has its top reads forced: at depth 3 it would be
          * one unit, one worker's.  Deeper units there; with many
@@ -91,6 +92,7 @@ void *worker_main(void *arg)
         explore_part(e);
     }
     __atomic_fetch_add(&sh->nodes, e->nodes, __ATOMIC_RELAXED);
+    free(e->order_rows);
     free(e->x);
     free(e);
     /* The arena is per thread; the reports that follow use their own. */

@@ -4,6 +4,8 @@
 #include "../../model/rel.h"
 #include "unit.h"
 
+#include <stdbool.h>
+
 static rel *chain(int n)
 {
     rel *r = rel_new();
@@ -91,6 +93,141 @@ static void test_wide(void)
     CU_ASSERT_FALSE(acyclic(r));
 }
 
+
+/* ---- incremental closure, against a closure computed here from scratch ---- */
+
+static unsigned long rng_state;
+static unsigned rnd(unsigned bound)
+{
+    rng_state = rng_state * 6364136223846793005ul + 1442695040888963407ul;
+    return (unsigned)(rng_state >> 33) % bound;
+}
+
+/* Warshall on a copy: the reference the library's closures must equal. */
+static void closure_by_hand(R a, rel *out, int n)
+{
+    for (int i = 0; i < n; i++)
+        out->row[i] = a->row[i];
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < n; i++)
+            if (rel_has(out, i, k))
+                for (int w = 0; w < REL_WORDS; w++)
+                    out->row[i].w[w] |= out->row[k].w[w];
+}
+
+static bool same_rel(R a, R b, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (rel_has(a, i, j) != rel_has(b, i, j))
+                return false;
+    return true;
+}
+
+/* Random relations (forward edges only, or any edges: cycles), closed, then
+ * edges added one at a time: after each, the closure equals a closure of
+ * everything added so far; undoing to each mark gives that prefix's. */
+static void test_closure_incremental(void)
+{
+    static const int sizes[] = {5, 40, 130};
+    for (int si = 0; si < 3; si++)
+        for (int cyclic = 0; cyclic < 2; cyclic++)
+            for (int seed = 1; seed <= 4; seed++) {
+                int n = sizes[si];
+                rng_state = (unsigned long)(seed * 7919 + n * 31 + cyclic);
+                rel_begin(n);
+                rel *base = rel_new(), *acc = rel_new(), *want = rel_new(), *store = rel_new();
+                for (int e = 0; e < n; e++) {
+                    int a = (int)rnd((unsigned)n), b = (int)rnd((unsigned)n);
+                    if (!cyclic && a >= b)
+                        continue;
+                    rel_add(base, a, b);
+                }
+                closure c;
+                closure_start(&c, store, base);
+                closure_by_hand(base, want, n);
+                CU_ASSERT_TRUE(same_rel(c.closed, want, n));
+                *acc = *base;
+                enum { STEPS = 24 };
+                int marks[STEPS];
+                rel prefix[4];
+                int saved = 0;
+                for (int k = 0; k < STEPS; k++) {
+                    marks[k] = closure_mark(&c);
+                    if (k % 6 == 0 && saved < 4)
+                        prefix[saved++] = *acc;
+                    int a = (int)rnd((unsigned)n), b = (int)rnd((unsigned)n);
+                    if (!cyclic && a >= b)
+                        b = a + 1 < n ? a + 1 : a, a = a + 1 < n ? a : a - 1;
+                    bool held = rel_has(c.closed, a, b);
+                    CU_ASSERT_EQUAL(closure_add(&c, a, b), !held);
+                    rel_add(acc, a, b);
+                    closure_by_hand(acc, want, n);
+                    CU_ASSERT_TRUE(same_rel(c.closed, want, n));
+                }
+                for (int k = STEPS - 1; k >= 0; k -= 6) {
+                    /* marks[k] is the state before step k; prefix[k / 6] before step k - k % 6 */
+                    int back = k - k % 6;
+                    closure_undo(&c, marks[back]);
+                    closure_by_hand(&prefix[back / 6], want, n);
+                    CU_ASSERT_TRUE(same_rel(c.closed, want, n));
+                }
+                closure_free(&c);
+            }
+}
+
+/* plus() of a dense relation is remembered, and a later plus() of a superset
+ * with a few more edges starts from it: the result must be the closure. */
+static void test_plus_from_remembered(void)
+{
+    for (int seed = 1; seed <= 6; seed++) {
+        int n = seed % 2 ? 50 : 100;
+        rng_state = (unsigned long)seed * 104729ul;
+        rel_begin(n);
+        rel *a = rel_new(), *want = rel_new();
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n; j++)
+                if (rnd(4) == 0)
+                    rel_add(a, i, j);
+        closure_by_hand(a, want, n);
+        CU_ASSERT_TRUE(same_rel(plus(a), want, n));
+        for (int round = 0; round < 5; round++) {
+            rel *b = rel_new();
+            *b = *a;
+            for (int k = 0; k < 1 + round; k++) {
+                int x = (int)rnd((unsigned)n), y = (int)rnd((unsigned)n);
+                if (seed < 4 && x >= y)
+                    continue; /* later seeds add back edges: cycles */
+                rel_add(b, x, y);
+            }
+            closure_by_hand(b, want, n);
+            CU_ASSERT_TRUE(same_rel(plus(b), want, n));
+            a = b;
+        }
+    }
+}
+
+/* [s] ; r and r ; [s]: the same with id()'s relation (known diagonal) and
+ * with a diagonal built by hand. */
+static void test_seq_with_identity(void)
+{
+    rng_state = 99;
+    int n = 70;
+    rel_begin(n);
+    rel *r = rel_new(), *d = rel_new();
+    set s = set_empty();
+    for (int i = 0; i < n; i++) {
+        if (rnd(2))
+            set_add(&s, i), rel_add(d, i, i);
+        for (int j = 0; j < n; j++)
+            if (rnd(5) == 0)
+                rel_add(r, i, j);
+    }
+    CU_ASSERT_TRUE(same_rel(S(r, id(s)), S(r, d), n));
+    CU_ASSERT_TRUE(same_rel(S(id(s), r), S(d, r), n));
+    CU_ASSERT_TRUE(same_rel(S(r, id(s)), restr(set_all(), r, s), n));
+}
+
 void add_rel_tests(void)
 {
     CU_pSuite s = CU_add_suite("relation algebra", NULL, NULL);
@@ -99,4 +236,7 @@ void add_rel_tests(void)
     CU_add_test(s, "sequence, inverse, difference", test_seq_inv);
     CU_add_test(s, "sets and restriction", test_sets);
     CU_add_test(s, "more than 64 events", test_wide);
+    CU_add_test(s, "incremental closure with undo", test_closure_incremental);
+    CU_add_test(s, "closure from a remembered subset", test_plus_from_remembered);
+    CU_add_test(s, "sequence with an identity", test_seq_with_identity);
 }
