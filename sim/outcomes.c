@@ -278,5 +278,10 @@ void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const
         pm->witness_rank = rank;
         pm->witness_key = e->key;
     }
+    /* --first: a livelock is a counterexample as any hang is (e->hang is the
+     * combination's, shared by its other candidates: restored after). */
+    bool combination_hang = e->hang;
+    e->hang = hang;
     budget_after_record(e, (int)(pm - e->pr->pm), v, vals);
+    e->hang = combination_hang;
 }

@@ -1,6 +1,7 @@
 /* The explorer on small programs: counts of executions and outcomes,
  * hangs, runtime errors, dependencies through registers. */
 #include <CUnit/CUnit.h>
+#include <limits.h>
 #include <string.h>
 
 #include "../../sim/explore.h"
@@ -189,6 +190,33 @@ static void test_pointer_provenance(void)
     test_free(t);
 }
 
+/* Wide counts (sim/count.c): sums and products past 2^64, exact decimal
+ * digits, and a product past 2^256 refused rather than wrapped. */
+static void test_wide_counts(void)
+{
+    char buf[COUNT_DIGITS];
+    count_t a = count_of(UINT64_MAX);
+    CU_ASSERT_TRUE(count_add(&a, count_of(1)));
+    CU_ASSERT_STRING_EQUAL(count_str(a, buf), "18446744073709551616");
+    count_t f;
+    CU_ASSERT_TRUE(count_factorial(7, &f));
+    count_t p = count_of(1);
+    for (int i = 0; i < 8; i++)
+        CU_ASSERT_TRUE(count_mul(&p, f));
+    CU_ASSERT_STRING_EQUAL(count_str(p, buf), "416336312719673760153600000000");
+    CU_ASSERT_EQUAL(count_long(p), LONG_MAX);
+    CU_ASSERT_EQUAL(count_long(f), 5040);
+    CU_ASSERT_STRING_EQUAL(count_str(count_of(0), buf), "0");
+    count_t big = p, keep = p;
+    CU_ASSERT_TRUE(count_mul(&big, p));      /* about 1.7e59 */
+    CU_ASSERT_FALSE(count_mul(&big, big));   /* about 3e118: more than 2^256, unchanged */
+    CU_ASSERT_EQUAL(count_cmp(big, keep), 1);
+    count_t max = {{UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX}};
+    CU_ASSERT_FALSE(count_add(&max, count_of(1)));
+    CU_ASSERT_TRUE(count_factorial(57, &f));
+    CU_ASSERT_FALSE(count_factorial(58, &f)); /* 58! > 2^256 > 57! */
+}
+
 void add_explore_tests(void)
 {
     CU_pSuite s = CU_add_suite("explorer", NULL, NULL);
@@ -201,4 +229,5 @@ void add_explore_tests(void)
     CU_add_test(s, "register indices", test_index);
     CU_add_test(s, "kernel boundaries", test_kernels);
     CU_add_test(s, "pointer provenance", test_pointer_provenance);
+    CU_add_test(s, "wide counts", test_wide_counts);
 }
