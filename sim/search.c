@@ -270,8 +270,9 @@ bool worth_exploring(explorer *e, int decided)
             memset(e->forced.row, 0, (size_t)x->n * sizeof e->forced.row[0]);
         return true;
     }
+    /* rf is the execution's own; po_loc and fr (base_compute_dynamic) wait
+     * until a model's order is computed. */
     base b = e->sbase;
-    base_compute_dynamic(&b);
     set dec = set_empty();
     for (int r = 0; r < decided; r++)
         set_add(&dec, e->read_ev[r]);
@@ -310,6 +311,7 @@ bool worth_exploring(explorer *e, int decided)
     }
     if (sample)
         e->prune_tries[decided]++;
+    base_compute_dynamic(&b);
     bool all_violate = true;
     rel *forced = leaf ? rel_new() : NULL;
     for (int m = 0; m < e->o->nmodels; m++) {
