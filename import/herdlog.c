@@ -21,19 +21,19 @@
 
 bool result_holds_terminating(const test *t, const model_result *mr)
 {
-    long pos = 0, neg = 0;
+    bool pos = false, neg = false;
     for (int i = 0; i < mr->nouts; i++) {
         if (mr->outs[i].hang)
             continue;
         if (mr->outs[i].cond)
-            pos += mr->outs[i].count;
+            pos = pos || mr->outs[i].count > 0;
         else
-            neg += mr->outs[i].count;
+            neg = neg || mr->outs[i].count > 0;
     }
     switch (t->quant) {
-    case Q_EXISTS: return pos > 0;
-    case Q_NOT_EXISTS: return pos == 0;
-    default: return neg == 0;
+    case Q_EXISTS: return pos;
+    case Q_NOT_EXISTS: return !pos;
+    default: return !neg;
     }
 }
 
@@ -109,15 +109,13 @@ void herd_log(FILE *out, const test *t, const explore_result *r, int m)
     /* States: one line per distinct final state of a terminating execution. */
     char **lines = calloc((size_t)(mr->nouts ? mr->nouts : 1), sizeof *lines);
     int nlines = 0;
-    long pos = 0, neg = 0;
+    /* Exact sums (sim/count.h): one outcome may stand for more than 2^63 executions. */
+    count_t pos = count_of(0), neg = count_of(0);
     for (int i = 0; i < mr->nouts; i++) {
         const outcome *o = &mr->outs[i];
         if (o->hang)
             continue;
-        if (o->cond)
-            pos += o->count;
-        else
-            neg += o->count;
+        count_add(o->cond ? &pos : &neg, o->exact); /* at most the model's total, which fits */
         size_t cap = 64 + (size_t)r->nshow * 64;
         char *s = malloc(cap);
         s[0] = 0;
@@ -150,11 +148,14 @@ void herd_log(FILE *out, const test *t, const explore_result *r, int m)
         free(lines[i]);
     }
     free(lines);
-    bool ok = t->quant == Q_EXISTS ? pos > 0 : t->quant == Q_NOT_EXISTS ? pos == 0 : neg == 0;
+    bool ok = t->quant == Q_EXISTS ? !count_is_zero(pos) : t->quant == Q_NOT_EXISTS ? count_is_zero(pos) : count_is_zero(neg);
+    char pos_s[COUNT_DIGITS], neg_s[COUNT_DIGITS];
+    count_str(pos, pos_s);
+    count_str(neg, neg_s);
     fprintf(out, "%s\n", ok ? "Ok" : "No");
     fprintf(out, "Witnesses\n");
-    fprintf(out, "Positive: %ld Negative: %ld\n", t->quant == Q_NOT_EXISTS ? neg : pos,
-            t->quant == Q_NOT_EXISTS ? pos : neg);
+    fprintf(out, "Positive: %s Negative: %s\n", t->quant == Q_NOT_EXISTS ? neg_s : pos_s,
+            t->quant == Q_NOT_EXISTS ? pos_s : neg_s);
     if (mr->m->races_are_ub && mr->nraces)
         fprintf(out, "Flag data-race\n");
     char cbuf[4096] = "";
@@ -164,7 +165,8 @@ void herd_log(FILE *out, const test *t, const explore_result *r, int m)
         snprintf(cbuf, sizeof cbuf, "true");
     fprintf(out, "Condition %s (%s)\n", t->quant == Q_EXISTS ? "exists" : t->quant == Q_NOT_EXISTS ? "~exists" : "forall",
             cbuf);
-    fprintf(out, "Observation %s %s %ld %ld\n", name, pos == 0 ? "Never" : neg == 0 ? "Always" : "Sometimes", pos, neg);
+    fprintf(out, "Observation %s %s %s %s\n", name,
+            count_is_zero(pos) ? "Never" : count_is_zero(neg) ? "Always" : "Sometimes", pos_s, neg_s);
     fprintf(out, "Time %s %.2f\n", name, r->seconds);
     fprintf(out, "\n");
 }

@@ -152,6 +152,9 @@ bool count_candidate(explorer *e, count_t *c);
  * its looping threads' last iterations for ever (a livelock: a hang); then
  * msg names the threads and iterations. */
 bool livelock_find(const explorer *e, char *msg, size_t size);
+/* Whether a thread's path stopped before its loop's bound (symexec.c): such a
+ * combination is an execution only as a livelock. */
+bool livelock_paths_only(const explorer *e);
 
 /* candidate.c: coherence orders of a complete reads-from, each checked. */
 void enum_co(explorer *e, int k, int i, bool *used);

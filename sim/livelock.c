@@ -22,9 +22,9 @@ typedef struct {
     int cut[MAX_THREADS];      /* the threads cut at a loop bound */
     int ncut;
     int b[MAX_THREADS], m[MAX_THREADS]; /* per cut thread: the suffix starts at iteration b, m infix iterations */
+    long tried;                /* decompositions tried for this candidate */
     int cls[REL_MAX];          /* per event: LL_PREFIX, LL_SUFFIX, or (infix) the suffix event that copies it */
     int copy_of[REL_MAX];      /* per suffix event: the infix event it copies, or -1 */
-    long tried;
 } lasso;
 
 static const tpath *path_of(const explorer *e, int th) { return &e->tp[th].v[e->choice[th]]; }
@@ -164,6 +164,14 @@ static bool quiet_end(const explorer *e, int th)
     return true;
 }
 
+bool livelock_paths_only(const explorer *e)
+{
+    for (int th = 0; th < e->nthreads; th++)
+        if (e->active[th] && path_of(e, th)->cut_early)
+            return true;
+    return false;
+}
+
 static void iterations_text(char *buf, size_t size, int from, int to)
 {
     if (from == to)
@@ -176,8 +184,9 @@ bool livelock_find(const explorer *e, char *msg, size_t size)
 {
     if (e->error_at)
         return false;
-    static _Thread_local lasso L;
+    static _Thread_local lasso L; /* cls and copy_of are filled per decomposition */
     memset(&L, 0, offsetof(lasso, cls));
+    L.tried = 0; /* after cls in the struct: the memset leaves it, and one test's tries would count against the next */
     L.e = e;
     int quiet = 0; /* cut threads whose hang paths stand for this execution */
     for (int th = 0; th < e->nthreads; th++) {
@@ -204,11 +213,13 @@ bool livelock_find(const explorer *e, char *msg, size_t size)
     for (int c = 0; c < L.ncut && n < (int)size; c++) {
         const tpath *p = path_of(e, L.cut[c]);
         int K = p->cut_bound;
-        char a[64], b[64];
-        iterations_text(a, sizeof a, L.b[c] - L.m[c], L.b[c] - 1);
-        iterations_text(b, sizeof b, K - L.m[c] + 1, K);
-        n += snprintf(msg + n, size - (size_t)n, "%s%s's loop at line %d repeats %s as %s", c ? "; " : "",
-                      t->threads[L.cut[c]].name, p->cut_at->pos.line, a, b);
+        char suffix[64], tail[64], infix[64];
+        iterations_text(suffix, sizeof suffix, L.b[c], K);
+        iterations_text(tail, sizeof tail, K - L.m[c] + 1, K);
+        iterations_text(infix, sizeof infix, L.b[c] - L.m[c], L.b[c] - 1);
+        n += snprintf(msg + n, size - (size_t)n, "%s%s's loop at line %d repeats %s (%s%sthe same as %s)",
+                      c ? "; " : "", t->threads[L.cut[c]].name, p->cut_at->pos.line, suffix,
+                      L.m[c] == K - L.b[c] + 1 ? "" : tail, L.m[c] == K - L.b[c] + 1 ? "" : " ", infix);
     }
     if (n < (int)size)
         snprintf(msg + n, size - (size_t)n,

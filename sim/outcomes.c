@@ -189,6 +189,8 @@ void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const
     bool livelock = e->cut_at && livelock_find(e, livelock_msg, sizeof livelock_msg);
     bool hang = e->hang || livelock;
     const char *hang_msg = livelock ? livelock_msg : e->hang_msg;
+    if (e->cut_at && !livelock && livelock_paths_only(e))
+        return;
     if (e->cut_at && !livelock) {
         /* An execution cut at a loop's bound is a prefix, not an execution:
          * it is counted and reported, and it shows no final state. */

@@ -1054,6 +1054,46 @@ static bool same_state_next_time(sx *x, const pstate *s, const frame *f)
     return true;
 }
 
+/* Ends the path at the end of while loop f's iteration, its condition still
+ * true: cut at the bound, or (early) stopped before it for livelock detection;
+ * quiet: that iteration changed nothing.  The path keeps the loop's iterations (pstate.lasso) for sim/livelock.c. */
+static void finish_cut(sx *x, pstate *s, const frame *f, bool early, bool quiet)
+{
+    int nregs = x->th->nregs, stride = 2 + nregs;
+    /* The cut loop's marks: those at its depth (entering it forgot older
+     * ones there); inner loops' marks lie between them. */
+    int nmarks = 0;
+    for (int k = 0; k < s->nlasso; k += stride)
+        nmarks += s->lasso[k] == s->depth;
+    int *lev = NULL, *lregs = NULL;
+    if (nmarks == f->iterations + 1) {
+        /* every iteration of the cut loop: its events and the registers it left */
+        lev = malloc((size_t)nmarks * sizeof *lev);
+        lregs = malloc((size_t)(nmarks * nregs + 1) * sizeof *lregs);
+        for (int k = 0, m = 0; k < s->nlasso; k += stride) {
+            if (s->lasso[k] != s->depth)
+                continue;
+            lev[m] = s->lasso[k + 1];
+            memcpy(lregs + m * nregs, s->lasso + k + 2, (size_t)nregs * sizeof *lregs);
+            m++;
+        }
+    }
+    finish_path(x, s, false, NULL, NULL);
+    thread_paths *tp = x->out;
+    if (!x->failed && tp->n > 0) {
+        tpath *p = &tp->v[tp->n - 1];
+        p->cut_at = f->loop;
+        p->cut_bound = (int)f->iterations;
+        p->cut_early = early;
+        p->cut_quiet = quiet;
+        p->iter_ev = lev;
+        p->iter_regs = lregs;
+        lev = lregs = NULL;
+    }
+    free(lev);
+    free(lregs);
+}
+
 /* The end of a while loop's iteration (or its entry): the condition decides;
  * a condition that depends on reads forks a path that leaves the loop.  True
  * when the body runs again; false when the loop is left or the path ended
@@ -1079,8 +1119,12 @@ static bool while_again(sx *x, pstate *s, frame *f)
         s->ctrl |= deps_of(x, c);
     }
     bool quiet = false; /* the iteration changed nothing: a hang path covers it */
-    if (f->iterations > 0)
+    bool wrote = false; /* the iteration has a write (an RMW's too) */
+    if (f->iterations > 0) {
         lasso_mark(x, s);
+        for (int k = f->ev_start; k < s->nev && !wrote; k++)
+            wrote = s->ev[k].kind == EV_W;
+    }
     if (f->iterations > 0) {
         /* An iteration that wrote nothing and after which the condition
          * still holds repeats itself for ever if what it read were the final
@@ -1128,40 +1172,19 @@ static bool while_again(sx *x, pstate *s, frame *f)
             state_free(h);
         }
     }
+    if (f->iterations >= 2 && f->iterations < f->to && wrote) {
+        /* Dat3M's full non-termination instrumentation (NonterminationDetection.java):
+         * a loop may also stop here, still looping, so that a livelock in which
+         * threads run different numbers of iterations is found.  The path is kept
+         * only where it is a livelock (sim/livelock.c), never as a cut. */
+        pstate *st = state_copy(x, s);
+        finish_cut(x, st, f, true, quiet);
+        state_free(st);
+    }
     if (f->iterations >= f->to) {
         /* The bound is reached and the condition holds: the execution is
          * cut here, and reported as cut. */
-        int nregs = x->th->nregs, stride = 2 + nregs;
-        /* The cut loop's marks: those at its depth (entering it forgot older
-         * ones there); inner loops' marks lie between them. */
-        int nmarks = 0;
-        for (int k = 0; k < s->nlasso; k += stride)
-            nmarks += s->lasso[k] == s->depth;
-        int *lev = NULL, *lregs = NULL;
-        if (nmarks == f->to + 1) {
-            /* every iteration of the cut loop: its events and the registers it left */
-            lev = malloc((size_t)nmarks * sizeof *lev);
-            lregs = malloc((size_t)(nmarks * nregs + 1) * sizeof *lregs);
-            for (int k = 0, m = 0; k < s->nlasso; k += stride) {
-                if (s->lasso[k] != s->depth)
-                    continue;
-                lev[m] = s->lasso[k + 1];
-                memcpy(lregs + m * nregs, s->lasso + k + 2, (size_t)nregs * sizeof *lregs);
-                m++;
-            }
-        }
-        finish_path(x, s, false, NULL, NULL);
-        thread_paths *tp = x->out;
-        if (!x->failed && tp->n > 0) {
-            tp->v[tp->n - 1].cut_at = in;
-            tp->v[tp->n - 1].cut_bound = (int)f->to;
-            tp->v[tp->n - 1].iter_ev = lev;
-            tp->v[tp->n - 1].iter_regs = lregs;
-            tp->v[tp->n - 1].cut_quiet = quiet;
-            lev = lregs = NULL;
-        }
-        free(lev);
-        free(lregs);
+        finish_cut(x, s, f, false, quiet);
         return false;
     }
     f->iterations++;

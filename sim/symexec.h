@@ -60,6 +60,8 @@ typedef struct {
     int cut_bound;       /*   after this many iterations */
     int *iter_ev;        /*   the cut loop's iterations: iteration i (1..cut_bound) is events
                               iter_ev[i-1] .. iter_ev[i]-1 (NULL: not known) */
+    bool cut_early;      /*   stopped before the bound, still looping: only a livelock
+                              (sim/livelock.c) keeps such a path; never a cut */
     bool cut_quiet;      /*   its last iteration changed nothing (then a path that hangs
                               there, hung_loop, stands for the repetition) */
     int *iter_regs;      /*   registers (nodes) at its entry (0) and after iteration i (i):

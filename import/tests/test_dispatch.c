@@ -58,11 +58,11 @@ static run_result run(test *t, int bound)
         lines[n++] = strdup(line);
     }
     qsort(lines, (size_t)n, sizeof *lines, cmp_str);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++)
         if (i == 0 || strcmp(lines[i], lines[i - 1]) != 0)
             snprintf(out.states + strlen(out.states), sizeof out.states - strlen(out.states), "%s;", lines[i]);
+    for (int i = 0; i < n; i++)
         free(lines[i]);
-    }
     free(lines);
     out.cuts = m->cuts;
     out.hangs = m->hangs;
