@@ -289,9 +289,9 @@ bool worth_exploring(explorer *e, int decided)
     R stale[MAX_MODELS];
     if (anc >= 0) {
         bool all = true;
-        for (int m = 0; m < e->o->nmodels && all; m++) {
-            stale[m] = stored_order(e, anc, m);
-            all = violates_prune_order_at(&b, stale[m], dec, e->read_ev[decided - 1]);
+        for (int m = 0; m < e->o->nmodels; m++) {
+            stale[m] = stored_order(e, anc, m); /* every model's: a leaf may force co with them */
+            all = all && violates_prune_order_at(&b, stale[m], dec, e->read_ev[decided - 1]);
         }
         if (all)
             return false;
