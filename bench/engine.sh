@@ -49,13 +49,15 @@ for r in "${rows[@]}"; do
     of="$(mktemp)"
     { /usr/bin/time -f '%e %U' -o "$tf" timeout "$limit" "$memsim" --json -q -j 1 $opts "$file" >"$of" 2>/dev/null || true; }
     out="$(jq -c '{tests: [.tests[0] | {candidates, stopped_first, models: [.models[0] | {verdict, consistent}]}]}' "$of" 2>/dev/null || true)"
+    # The count from the text: jq turns a count past 2^53 into a rounded double.
+    cons="$(grep -o '"consistent":[[:space:]]*[0-9]*' "$of" 2>/dev/null | head -1 | grep -o '[0-9]*$' || true)"
+    [ -n "$cons" ] || cons=-
     rm -f "$of"
     # time's last line holds the figures (a timeout adds a line before it)
     read -r wall user < <(tail -n 1 "$tf") || { wall=-; user=-; }
     rm -f "$tf"
     verdict="$(jq -r '.tests[0].models[0].verdict // "timeout"' <<<"$out" 2>/dev/null || echo timeout)"
     cands="$(jq -r '.tests[0].candidates // "-"' <<<"$out" 2>/dev/null || echo -)"
-    cons="$(jq -r '.tests[0].models[0].consistent // "-"' <<<"$out" 2>/dev/null || echo -)"
     [ -z "$verdict" ] && verdict="timeout"
     [ "$(jq -r '.tests[0].stopped_first // false' <<<"$out" 2>/dev/null)" = true ] && verdict="$verdict (first)"
     met="-"
