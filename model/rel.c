@@ -551,6 +551,14 @@ bool closure_add(closure *c, int a, int b)
     return close_edge(c->closed, c->n, (c->n + 63) / 64 ? (c->n + 63) / 64 : 1, a, b, c);
 }
 
+bool closure_add_acyclic(closure *c, int a, int b)
+{
+    if (a == b || rel_has(c->closed, b, a))
+        return false;
+    closure_add(c, a, b);
+    return true;
+}
+
 int closure_mark(const closure *c) { return c->len; }
 
 void closure_undo(closure *c, int mark)

@@ -89,6 +89,11 @@ typedef struct {
 void closure_start(closure *c, rel *storage, R a);
 /* Adds (a, b) and closes again; returns false (nothing changed) if it held. */
 bool closure_add(closure *c, int a, int b);
+/* For an acyclic closed relation: adds (a, b) and returns true if the result
+ * is still acyclic -- unless b already reaches a (or a == b), the edge closes
+ * no cycle; otherwise returns false and changes nothing.  A search that adds
+ * one edge per choice answers "is it still acyclic?" with one bit lookup. */
+bool closure_add_acyclic(closure *c, int a, int b);
 int closure_mark(const closure *c);
 void closure_undo(closure *c, int mark);
 void closure_free(closure *c);

@@ -83,7 +83,7 @@ static void src11_check(const base *b, model_verdict *v)
     /* Races: conflicting accesses unordered by hb where one is plain or the
      * scopes do not include each other; on coarse memory across GPUs, only
      * kernel boundaries order. */
-    R ordered = NULL, kbo = NULL; /* computed at the first pair that needs them */
+    R kbo = NULL; /* computed at the first pair that needs it */
     for (int i = 0; i < rel_n(); i++)
         for (int j = next_conflict(b->conflict, i, i); j >= 0; j = next_conflict(b->conflict, i, j)) {
             if (rel_has(b->cxg, i, j)) {
@@ -96,8 +96,9 @@ static void src11_check(const base *b, model_verdict *v)
             bool plain = set_has(b->PLAIN, i) || set_has(b->PLAIN, j);
             if (!plain && rel_has(incl, i, j))
                 continue; /* atomics whose scopes include each other never race */
-            ordered = ordered ? ordered : sym(hb);
-            if (rel_has(ordered, i, j))
+            /* sym(hb) read at one pair: two bits, not a new relation (it was
+             * a seventh of a K3 candidate's check). */
+            if (rel_has(hb, i, j) || rel_has(hb, j, i))
                 continue;
             if (plain)
                 verdict_add_race(v, i, j, "a plain (non-atomic) access, unordered by happens-before");

@@ -57,6 +57,7 @@ typedef struct {
     long count;             /* executions: count_long(exact) */
     count_t exact;
     long key;               /* the execution ea, eb came from (the lowest) */
+    int sub;                /* its place among that execution's races: ties of key, ordered as -j 1 finds them */
 } race_report;
 
 typedef struct {

@@ -114,6 +114,14 @@ typedef struct {
     const char *error;
     int error_thread;
     bool any_dep;            /* some dependency edge: without one, rf | dep has no cycle */
+    /* (rf | dep)+ along the search path, one closure_add per decided read
+     * (enum_rf) and undone on the way back, so a node asks "does rf | dep
+     * have a cycle?" with one bit instead of a new closure.  Kept only with
+     * any_dep. */
+    closure rf_dep;
+    rel rf_dep_rows;
+    bool dep_cyclic;         /* dep alone (never, as dep follows po; kept exact) */
+    bool rf_dep_cycle;       /* the current node's answer */
     rel forced;              /* co edges every model forces */
     rel base_storage[4];     /* the event-only relations of the combination */
     base sbase;              /* ... and its sets, computed once per combination */

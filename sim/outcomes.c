@@ -264,7 +264,7 @@ void record_candidate(explorer *e, part_model *pm, const model_verdict *v, const
     for (int i = 0; i < v->nraces; i++) {
         const event *a = &e->x->ev[v->races[i].a], *b = &e->x->ev[v->races[i].b];
         bool swap = a->thread > b->thread;
-        race_report r = {.ea = swap ? *b : *a, .eb = swap ? *a : *b, .why = v->races[i].why, .key = e->key};
+        race_report r = {.ea = swap ? *b : *a, .eb = swap ? *a : *b, .why = v->races[i].why, .key = e->key, .sub = i};
         r.ta = r.ea.thread;
         r.tb = r.eb.thread;
         r.a = r.ea.src;

@@ -249,7 +249,7 @@ bool worth_exploring(explorer *e, int decided)
     /* Every model here forbids rf | dep cycles (thin air); values along such
      * a cycle could not be computed anyway.  rf only goes from writes to
      * reads: without a dependency there is no cycle. */
-    if (e->any_dep && !acyclic(U(&x->rf, &x->dep)))
+    if (e->any_dep && e->rf_dep_cycle)
         return false;
     if (!settle_values(e, decided))
         return false;
@@ -392,13 +392,20 @@ void enum_rf(explorer *e, int r)
         return;
     }
     int ev = e->read_ev[r];
+    int mark = e->any_dep ? closure_mark(&e->rf_dep) : 0;
     for (int i = 0; i < e->ncand[r]; i++) {
         int w = e->cand[r][i];
         e->at[r] = i;
         e->rf_of[ev] = w;
         rel_add(&x->rf, w, ev);
+        /* The parent's rf | dep was acyclic (its node passed), so this one
+         * is iff the new edge closes no cycle in the parent's closure. */
+        if (e->any_dep)
+            e->rf_dep_cycle = e->dep_cyclic || !closure_add_acyclic(&e->rf_dep, w, ev);
         if (commute_canonical(e, r) && worth_exploring(e, r + 1))
             enum_rf(e, r + 1);
         x->rf.row[w].w[ev / 64] &= ~(1ull << (ev % 64));
+        if (e->any_dep)
+            closure_undo(&e->rf_dep, mark);
     }
 }

@@ -33,6 +33,12 @@ static void explore_part(explorer *e)
             rel_begin(e->x->n);
             base_compute_static(&e->sbase, e->x, e->base_storage);
             commute_setup(e);
+            if (e->any_dep) {
+                closure_free(&e->rf_dep);
+                closure_start(&e->rf_dep, &e->rf_dep_rows, &e->x->dep);
+                e->dep_cyclic = !irreflexive(e->rf_dep.closed);
+                e->rf_dep_cycle = e->dep_cyclic;
+            }
         }
         size_t depths = (size_t)(e->nreads + 1) * sizeof e->prune_tries[0];
         memset(e->prune_tries, 0, depths);
@@ -80,6 +86,7 @@ void *worker_main(void *arg)
     e->nthreads = sh->t->nthreads;
     e->worker = wa->worker;
     e->x = malloc(sizeof *e->x);
+    e->rf_dep = (closure){0};
     e->prune = true;
     for (int m = 0; m < sh->o->nmodels; m++)
         e->prune = e->prune && sh->o->models[m]->prune_order;
@@ -93,6 +100,7 @@ void *worker_main(void *arg)
     }
     __atomic_fetch_add(&sh->nodes, e->nodes, __ATOMIC_RELAXED);
     free(e->order_rows);
+    closure_free(&e->rf_dep);
     free(e->x);
     free(e);
     /* The arena is per thread; the reports that follow use their own. */

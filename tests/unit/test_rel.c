@@ -5,6 +5,7 @@
 #include "unit.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 static rel *chain(int n)
 {
@@ -176,6 +177,90 @@ static void test_closure_incremental(void)
             }
 }
 
+/* closure_add_acyclic as the search uses it (sim/search.c, rf | dep): a
+ * depth-first walk over a few candidate edges per level, from an acyclic
+ * relation; at every node the answer must equal "the union's closure from
+ * scratch has no loop", and after an edge it accepts the closure must equal
+ * the one from scratch -- also after undoing its siblings' edges. */
+typedef struct {
+    int n, depth, ncand;
+    int cand[6][3][2];
+    closure c;
+    rel acc, want;
+    int nodes, refused;
+} acyclic_walk;
+
+static bool loop_by_hand(acyclic_walk *w)
+{
+    closure_by_hand(&w->acc, &w->want, w->n);
+    for (int i = 0; i < w->n; i++)
+        if (rel_has(&w->want, i, i))
+            return true;
+    return false;
+}
+
+static void walk_acyclic(acyclic_walk *w, int level)
+{
+    if (level == w->depth)
+        return;
+    int mark = closure_mark(&w->c);
+    for (int k = 0; k < w->ncand; k++) {
+        int a = w->cand[level][k][0], b = w->cand[level][k][1];
+        bool had = rel_has(&w->acc, a, b);
+        rel_add(&w->acc, a, b);
+        bool ok = closure_add_acyclic(&w->c, a, b);
+        w->nodes++;
+        w->refused += !ok;
+        CU_ASSERT_EQUAL(ok, !loop_by_hand(w));
+        if (ok) {
+            CU_ASSERT_TRUE(same_rel(w->c.closed, &w->want, w->n));
+            walk_acyclic(w, level + 1);
+        }
+        if (!had)
+            w->acc.row[a].w[b / 64] &= ~(1ull << (b % 64));
+        closure_undo(&w->c, mark);
+        closure_by_hand(&w->acc, &w->want, w->n);
+        CU_ASSERT_TRUE(same_rel(w->c.closed, &w->want, w->n));
+    }
+}
+
+static void test_closure_add_acyclic(void)
+{
+    static const int sizes[] = {4, 12, 40, 100};
+    static acyclic_walk w;
+    int refused = 0, nodes = 0;
+    for (int si = 0; si < 4; si++)
+        for (int seed = 1; seed <= 3; seed++) {
+            int n = sizes[si];
+            rng_state = (unsigned long)(seed * 104723 + n);
+            rel_begin(n);
+            memset(&w, 0, sizeof w);
+            w.n = n;
+            w.depth = 5;
+            w.ncand = 3;
+            rel *base = rel_new(), *store = rel_new();
+            for (int e = 0; e < n; e++) {
+                int a = (int)rnd((unsigned)n), b = (int)rnd((unsigned)n);
+                if (a < b)
+                    rel_add(base, a, b); /* forward only: acyclic, like dep */
+            }
+            /* Candidate edges in both directions, as reads-from is. */
+            for (int l = 0; l < w.depth; l++)
+                for (int k = 0; k < w.ncand; k++) {
+                    w.cand[l][k][0] = (int)rnd((unsigned)n);
+                    w.cand[l][k][1] = (int)rnd((unsigned)n);
+                }
+            w.acc = *base;
+            closure_start(&w.c, store, base);
+            walk_acyclic(&w, 0);
+            closure_free(&w.c);
+            refused += w.refused;
+            nodes += w.nodes;
+        }
+    /* Both answers occur: the walk tests the refusal and the additions. */
+    CU_ASSERT_TRUE(refused > 0 && refused < nodes);
+}
+
 /* plus() of a dense relation is remembered, and a later plus() of a superset
  * with a few more edges starts from it: the result must be the closure. */
 static void test_plus_from_remembered(void)
@@ -237,6 +322,7 @@ void add_rel_tests(void)
     CU_add_test(s, "sets and restriction", test_sets);
     CU_add_test(s, "more than 64 events", test_wide);
     CU_add_test(s, "incremental closure with undo", test_closure_incremental);
+    CU_add_test(s, "incremental closure refuses the edges that close a cycle", test_closure_add_acyclic);
     CU_add_test(s, "closure from a remembered subset", test_plus_from_remembered);
     CU_add_test(s, "sequence with an identity", test_seq_with_identity);
 }
