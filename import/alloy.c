@@ -637,6 +637,7 @@ typedef struct pnode {
 typedef struct {
     const char *s;
     char err[200];
+    int depth;   /* negations and parentheses open: bounded before the stack is */
 } pscan;
 
 static void pskip(pscan *p)
@@ -668,7 +669,21 @@ static void pfree(pnode *n)
 
 static pnode *p_or(pscan *p);
 
+static pnode *p_atom_nested(pscan *p);
+
 static pnode *p_atom(pscan *p)
+{
+    if (p->depth == 200) {
+        snprintf(p->err, sizeof p->err, "the predicate is nested more than 200 deep");
+        return NULL;
+    }
+    p->depth++;
+    pnode *n = p_atom_nested(p);
+    p->depth--;
+    return n;
+}
+
+static pnode *p_atom_nested(pscan *p)
 {
     pnode *n = calloc(1, sizeof *n);
     if (paccept(p, "!") || paccept(p, "not")) {
@@ -801,7 +816,7 @@ static const model pred_model = {.name = "vulkan", .title = "Alloy predicate ove
 
 int alloy_check(const test *t, const alloy_expect *e, bool *sat, char *err, size_t errsz)
 {
-    pscan ps = {e->pred, ""};
+    pscan ps = {e->pred, "", 0};
     pnode *n = p_or(&ps);
     if (n) {
         pskip(&ps);

@@ -1626,6 +1626,7 @@ static bool parse_thread_header(lp *p, const char *s, const char *end, int idx)
 typedef struct {
     lp *p;
     const char *s, *end;
+    int depth;   /* negations and parentheses open: bounded before the stack is */
 } cscan;
 
 static void cskip(cscan *c)
@@ -1730,7 +1731,21 @@ static bool c_operand(cscan *c, operand *o)
     return true;
 }
 
+static cond *c_atom_nested(cscan *c);
+
 static cond *c_atom(cscan *c)
+{
+    if (c->depth == 200) {
+        err_at(c->p, c->s, "the condition is nested more than 200 deep");
+        return NULL;
+    }
+    c->depth++;
+    cond *r = c_atom_nested(c);
+    c->depth--;
+    return r;
+}
+
+static cond *c_atom_nested(cscan *c)
 {
     lp *p = c->p;
     cskip(c);
@@ -1803,7 +1818,7 @@ static cond *c_or(cscan *c) { return c_bin(c, false); }
 
 static bool parse_condition(lp *p, const char *s, const char *end)
 {
-    cscan c = {p, s, end};
+    cscan c = {p, s, end, 0};
     cskip(&c);
     if (caccept(&c, "locations")) {
         /* locations [x; P0:r0;]: extra locations herd shows; memsim shows the condition's */

@@ -30,6 +30,7 @@ typedef struct {
     int64_t *cval;
     int nconst;
     bool failed;
+    int depth;       /* parentheses open in a constant expression */
 } lexer;
 
 #define ERR(L, ln, cl, ...) do { if (!(L)->failed) diag_error((L)->d, (ln), (cl), __VA_ARGS__); (L)->failed = true; } while (0)
@@ -145,10 +146,25 @@ static bool cprimary(lexer *L, int64_t *v)
 {
     token t = L->tok;
     if (accept(L, "(")) {
-        return cexpr(L, v) && expect(L, ")", "to close the expression");
+        /* The parser recurses per parenthesis: bound it before the stack does. */
+        if (L->depth == 200) {
+            ERR(L, t.line, t.col, "parentheses nested more than 200 deep");
+            return false;
+        }
+        L->depth++;
+        bool ok = cexpr(L, v) && expect(L, ")", "to close the expression");
+        L->depth--;
+        return ok;
     }
     if (accept(L, "-")) {
-        if (!cprimary(L, v))
+        if (L->depth == 200) {
+            ERR(L, t.line, t.col, "signs nested more than 200 deep");
+            return false;
+        }
+        L->depth++;
+        bool ok = cprimary(L, v);
+        L->depth--;
+        if (!ok)
             return false;
         if (*v == INT64_MIN)
             return overflow(L, &t);

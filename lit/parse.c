@@ -13,6 +13,18 @@ const char *const lit_model_names[] = {"src11", "ptx", "sc", "vulkan", NULL};
 
 bool failed(parser *p) { return p->d->msg != NULL; }
 
+enum { MAX_NESTING = 200 };
+
+bool nest_in(parser *p)
+{
+    if (++p->depth <= MAX_NESTING)
+        return true;
+    p->depth--;
+    if (!failed(p))
+        diag_error(p->d, p->tok.line, p->tok.col, "nested more than %d deep", MAX_NESTING);
+    return false;
+}
+
 void advance(parser *p)
 {
     if (p->have_ahead) {
@@ -352,7 +364,18 @@ static expr *parse_primary(parser *p)
     return NULL;
 }
 
+static expr *parse_unary_nested(parser *p);
+
 static expr *parse_unary(parser *p)
+{
+    if (!nest_in(p))
+        return NULL;
+    expr *e = parse_unary_nested(p);
+    p->depth--;
+    return e;
+}
+
+static expr *parse_unary_nested(parser *p)
 {
     srcpos pos = here(p);
     exprkind_t k;
@@ -983,7 +1006,18 @@ static bool parse_stmt(parser *p, block *b)
     return false;
 }
 
+static bool parse_block_nested(parser *p, block *b);
+
 bool parse_block(parser *p, block *b)
+{
+    if (!nest_in(p))
+        return false;
+    bool ok = parse_block_nested(p, b);
+    p->depth--;
+    return ok;
+}
+
+static bool parse_block_nested(parser *p, block *b)
 {
     if (!expect_tok(p, T_LBRACE, "to open a block"))
         return false;

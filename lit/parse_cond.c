@@ -275,7 +275,18 @@ static cond *parse_cond_range(parser *p, bool all)
     return acc;
 }
 
+static cond *parse_cond_atom_nested(parser *p);
+
 static cond *parse_cond_atom(parser *p)
+{
+    if (!nest_in(p))
+        return NULL;
+    cond *c = parse_cond_atom_nested(p);
+    p->depth--;
+    return c;
+}
+
+static cond *parse_cond_atom_nested(parser *p)
 {
     if (tok_is(&p->tok, "all") || tok_is(&p->tok, "any"))
         return parse_cond_range(p, tok_is(&p->tok, "all"));

@@ -25,6 +25,7 @@ typedef struct {
     const lit_options *opts;
     bool stop_at_eq;   /* inside await: a comparison ends an operand */
     bool in_heap;      /* reading a heap variable's declaration */
+    int depth;         /* nesting of expressions, conditions and blocks */
 } parser;
 
 
@@ -32,6 +33,10 @@ typedef struct {
 #define ERR(...) ERR_AT(p->tok, __VA_ARGS__)
 
 bool failed(parser *p);
+/* Enter one level of nesting: the parser is recursive descent, and input
+ * nested thousands deep would overflow the stack.  Every nest_in that
+ * succeeds is matched by p->depth-- on the way out. */
+bool nest_in(parser *p);
 void advance(parser *p);
 token *peek(parser *p);
 srcpos here(parser *p);

@@ -40,6 +40,35 @@ static const char *MP_CTA = "PTX MP-cta\n\"doc { with a brace\"\n{ x=0; y=0; P1:
                             " st.release.cta y, 1    | ld.weak r2, x          ;\n"
                             "exists\n(P1:r1 == 1 /\\ P1:r2 != 1)\n";
 
+/* A condition nested deeper than the bound is an error, not a stack overflow. */
+static void test_deep_condition(void)
+{
+    const char *head = "PTX deep\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.relaxed.gpu x, 1 ;\nexists ";
+    for (int depth = 150; depth <= 300000; depth = depth == 150 ? 300000 : depth + 1) {
+        size_t size = strlen(head) + 2 * (size_t)depth + 16;
+        char *text = malloc(size), *q = text;
+        q += sprintf(q, "%s", head);
+        for (int i = 0; i < depth; i++)
+            *q++ = '(';
+        q += sprintf(q, "x == 1");
+        for (int i = 0; i < depth; i++)
+            *q++ = ')';
+        sprintf(q, "\n");
+        diag d;
+        test *t = parse(text, &d);
+        if (depth == 150) {
+            CU_ASSERT_PTR_NOT_NULL(t);
+        } else {
+            CU_ASSERT_PTR_NULL(t);
+            CU_ASSERT_PTR_NOT_NULL(d.msg && strstr(d.msg, "the condition is nested more than 200 deep"));
+        }
+        if (t)
+            test_free(t);
+        diag_free(&d);
+        free(text);
+    }
+}
+
 static void test_ptx_mp(void)
 {
     test *t = parse_ok(MP_CTA);
@@ -308,6 +337,7 @@ void add_litmus_tests(void)
 {
     CU_pSuite s = CU_add_suite("litmus importer", NULL, NULL);
     CU_add_test(s, "PTX message passing", test_ptx_mp);
+    CU_add_test(s, "a condition nested too deep", test_deep_condition);
     CU_add_test(s, "spin loops become awaits", test_ptx_spin_loops);
     CU_add_test(s, "forward branches become ifs", test_ptx_branches);
     CU_add_test(s, "named barriers", test_ptx_named_barriers);

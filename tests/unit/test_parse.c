@@ -260,6 +260,48 @@ static void test_i8_and_await_ops(void)
     test_free(t);
 }
 
+/* Nesting deeper than the parser's bound is an error, not a stack overflow
+ * (fuzz_lit found one with 3000 parentheses in a condition); 150 levels parse. */
+static char *nested(const char *head, const char *open, const char *mid, const char *close, const char *tail, int n)
+{
+    size_t size = strlen(head) + strlen(mid) + strlen(tail) + (size_t)n * (strlen(open) + strlen(close)) + 1;
+    char *s = malloc(size), *q = s;
+    q += sprintf(q, "%s", head);
+    for (int i = 0; i < n; i++)
+        q += sprintf(q, "%s", open);
+    q += sprintf(q, "%s", mid);
+    for (int i = 0; i < n; i++)
+        q += sprintf(q, "%s", close);
+    sprintf(q, "%s", tail);
+    return s;
+}
+
+static void test_deep_nesting(void)
+{
+    const char *head = "test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { ";
+    struct {
+        const char *head, *open, *mid, *close, *tail;
+    } shapes[] = {
+        {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { r = ", "(", "1", ")", " }\n"},
+        {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { r = ", "- ", "1", "", " }\n"},
+        {head, "if 1 == 1 { ", "st x, 1", " }", " }\n"},
+        {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { st x, 1 }\nexists ", "(", "x == 1", ")", "\n"},
+        {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { st x, 1 }\nexists ", "!", "x == 1", "", "\n"},
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        char *deep = nested(shapes[i].head, shapes[i].open, shapes[i].mid, shapes[i].close, shapes[i].tail, 100000);
+        const char *msg = parse_error_of(deep);
+        CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "nested more than 200 deep"));
+        free(deep);
+        char *ok = nested(shapes[i].head, shapes[i].open, shapes[i].mid, shapes[i].close, shapes[i].tail, 150);
+        test *t = parse(ok);
+        CU_ASSERT_PTR_NOT_NULL(t);
+        if (t)
+            test_free(t);
+        free(ok);
+    }
+}
+
 static void test_errors(void)
 {
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -303,4 +345,5 @@ void add_parse_tests(void)
     CU_add_test(s, "error messages", test_errors);
     CU_add_test(s, "while loops and barriers with a count", test_loops_and_counted_barriers);
     CU_add_test(s, "every prefix of a file", test_prefixes);
+    CU_add_test(s, "nesting deeper than the bound is an error", test_deep_nesting);
 }
