@@ -76,29 +76,16 @@ static bool shmem_pending(const pevent *pe)
     }
 }
 
-/* The first event after event k of a path that program order keeps after k.
- * For a pending SHMEM update that is its completion point -- quiet, fence (the
- * release placed before the next put to a PE), put_signal's release, or a
- * barrier (another thread of the block may quiet after it) -- so
- * its delivery is unordered with everything the thread does in between. */
+/* The first event after event k of a path that program order keeps after k:
+ * for a pending SHMEM update, its completion point (shmem_completes), so its
+ * delivery is unordered with everything the thread does in between. */
 static int shmem_completion(const tpath *p, int k, int n)
 {
     if (!shmem_pending(&p->ev[k]))
         return k + 1;
-    for (int j = k + 1; j < n; j++) {
-        const inst *in = p->ev[j].src;
-        if (!in)
-            continue;
-        if (p->ev[j].kind == EV_F && (in->shmem_role == SHM_QUIET || in->shmem_role == SHM_FENCE))
+    for (int j = k + 1; j < n; j++)
+        if (shmem_completes(p->ev[j].src, p->ev[j].kind))
             return j;
-        /* A workgroup barrier ends it too: the library's block pattern is
-         * put_block; __syncthreads(); one thread quiets, and a quiet completes
-         * what its PE issued before it, in any thread (NVSHMEM's stencil). */
-        if (p->ev[j].kind == EV_BA)
-            return j;
-        if (in->shmem_role == SHM_SIGNAL && in->ord == ORD_RELEASE && p->ev[j].kind == EV_R)
-            return j;
-    }
     return n;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "diagnose.h"
+#include "symexec.h"
 
 static int role(const event *e) { return e->src ? e->src->shmem_role : SHM_NONE; }
 
@@ -34,15 +35,14 @@ static int line_of(const event *e) { return e->src ? e->src->pos.line : 0; }
 static bool issued_before(const execution *x, int a, int b) { return x->ev[a].thread == x->ev[b].thread && a < b; }
 
 /* The sync_all that W's thread reaches after the put W before anything completes
- * it (quiet, fence, barrier_all, put_signal's signal, a barrier), or -1. */
+ * it (shmem_completes), or -1. */
 static int sync_all_after(const test *t, const execution *x, int w)
 {
     for (int k = w + 1; k < x->n && x->ev[k].thread == x->ev[w].thread; k++) {
         const event *E = &x->ev[k];
-        int r = role(E);
-        if (r == SHM_QUIET || r == SHM_FENCE || (r == SHM_SIGNAL && E->ord == ORD_RELEASE) || E->kind == EV_BA)
+        if (shmem_completes(E->src, E->kind))
             return -1;
-        if (r == SHM_BARRIER && strstr(call_of(t, E), "sync_all"))
+        if (role(E) == SHM_BARRIER && strstr(call_of(t, E), "sync_all"))
             return k;
     }
     return -1;

@@ -42,6 +42,23 @@ typedef struct {
     const inst *src;
 } pevent;
 
+/* Whether an event of kind `kind` made by `src` completes the SHMEM updates its
+ * thread has in flight (puts, non-fetching AMOs, signal_op): a quiet (also
+ * barrier_all's), the release that a fence places, put_signal's release signal,
+ * or a workgroup barrier -- the library's block pattern is put_block;
+ * __syncthreads(); one thread quiets, and a quiet completes what its PE issued
+ * before it, in any thread (docs/models.md §7, "Updates in flight"). */
+static inline bool shmem_completes(const inst *src, evkind_t kind)
+{
+    if (!src)
+        return false;
+    if (kind == EV_BA)
+        return true;
+    if (kind == EV_F)
+        return src->shmem_role == SHM_QUIET || src->shmem_role == SHM_FENCE;
+    return kind == EV_R && src->shmem_role == SHM_SIGNAL && src->ord == ORD_RELEASE;
+}
+
 /* The event a path's access stands for in thread th, for the models' scope and placement
  * questions (scopes_include...) asked before an execution exists. */
 event pevent_event(const test *t, int th, const pevent *pe);
