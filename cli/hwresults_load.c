@@ -193,6 +193,12 @@ static void read_values(ctx *c, const cJSON *v, const char *where, hr_outcome *o
             fail(c, f, "expected a number (the final value), found %s", type_name(j));
             return;
         }
+        /* The report turns final values into the test's 64-bit constants: anything else is an error, not a cast. */
+        if (!(j->valuedouble >= -9223372036854775808.0 && j->valuedouble < 9223372036854775808.0) ||
+            j->valuedouble != floor(j->valuedouble)) {
+            fail(c, f, "expected a whole number that fits 64 bits (the final value), found %g", j->valuedouble);
+            return;
+        }
         o->vname = realloc(o->vname, (size_t)(o->nvals + 1) * sizeof *o->vname);
         o->vval = realloc(o->vval, (size_t)(o->nvals + 1) * sizeof *o->vval);
         o->vname[o->nvals] = strdup(j->string ? j->string : "?");
@@ -482,7 +488,7 @@ int hr_parse(const char *path, const char *text, size_t len, hr_run *run, char *
         D->index = get_int(&c, d, w, "index", 0, 1 << 20, i);
         D->name = get_str(&c, d, w, "name", false);
         D->arch = get_str(&c, d, w, "arch", false);
-        D->multiprocessors = (long long)get_num(&c, d, w, "multiprocessors", false, 0);
+        D->multiprocessors = get_int(&c, d, w, "multiprocessors", 0, 1 << 20, 0);
     }
     const cJSON *tests = get_kind(&c, root, "", "tests", true, true);
     int n = tests ? cJSON_GetArraySize(tests) : 0;

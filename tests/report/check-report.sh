@@ -100,6 +100,12 @@ bad value-type '{"tests": [{"file": "a.lit", "status": "ran", "instances": 3, "o
   'field tests[0].outcomes[0].values.x: expected a number'
 bad negative '{"tests": [{"file": "a.lit", "status": "ran", "instances": -3, "outcomes": []}]}' \
   'field tests[0].instances: expected a non-negative whole number'
+bad huge-sms '{"devices": [{"index": 0, "multiprocessors": 1.7e78}], "tests": []}' \
+  'field devices[0].multiprocessors: expected a whole number from 0 to 1048576'
+bad huge-value '{"tests": [{"file": "a.lit", "status": "ran", "instances": 3, "outcomes": [{"values": {"x": 1e30}, "count": 1}]}]}' \
+  'field tests[0].outcomes[0].values.x: expected a whole number that fits 64 bits'
+bad fraction-value '{"tests": [{"file": "a.lit", "status": "ran", "instances": 3, "outcomes": [{"values": {"x": 0.5}, "count": 1}]}]}' \
+  'field tests[0].outcomes[0].values.x: expected a whole number that fits 64 bits'
 "$memsim" report "$out/missing.json" -o "$out/bad" 2>"$out/err"
 check "missing file: exit 2" test $? = 2
 check "missing file named" grep -q "missing.json: error: No such file" "$out/err"
