@@ -238,7 +238,8 @@ int memsim_report_main(int argc, char **argv)
         goto out;
     }
     /* The big campaigns first: a control or a bench of two tests is a column at the right. */
-    qsort(runs, (size_t)nruns, sizeof *runs, cmp_runs);
+    if (nruns > 1)
+        qsort(runs, (size_t)nruns, sizeof *runs, cmp_runs);
     rp_report rep;
     rp_build(&rep, runs, nruns);
     double t1 = now();

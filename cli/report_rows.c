@@ -124,7 +124,8 @@ void rp_build(rp_report *r, hr_run *runs, int nruns)
             if (!row->per_run[k] || (ran(t) && !ran(row->per_run[k])))
                 row->per_run[k] = t;
         }
-    qsort(r->rows, (size_t)r->nrows, sizeof *r->rows, cmp_row);
+    if (r->nrows > 1)
+        qsort(r->rows, (size_t)r->nrows, sizeof *r->rows, cmp_row);
     for (int i = 0; i < r->nrows; i++) {
         rp_row *row = &r->rows[i];
         row->kernel = strstr(row->file, "kernels/") != NULL;

@@ -118,7 +118,8 @@ static int add_path(strlist *l, const char *path)
             push(&names, full);
     }
     closedir(d);
-    qsort(names.v, (size_t)names.n, sizeof *names.v, cmp_str);
+    if (names.n > 1)
+        qsort(names.v, (size_t)names.n, sizeof *names.v, cmp_str);
     int rc = 0;
     for (int i = 0; i < names.n; i++) {
         if (add_path(l, names.v[i]) != 0)
