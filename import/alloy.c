@@ -814,7 +814,7 @@ static void pred_check(const base *b, model_verdict *v)
 
 static const model pred_model = {.name = "vulkan", .title = "Alloy predicate over the vulkan model", .check = pred_check};
 
-int alloy_check(const test *t, const alloy_expect *e, bool *sat, char *err, size_t errsz)
+int alloy_check(const test *t, const alloy_expect *e, long max_executions, bool *sat, char *err, size_t errsz)
 {
     pscan ps = {e->pred, "", 0};
     pnode *n = p_or(&ps);
@@ -832,7 +832,7 @@ int alloy_check(const test *t, const alloy_expect *e, bool *sat, char *err, size
     }
     cur_pred = n;
     cur_chains = !e->nochains;
-    explore_opts o = {.models = {&pred_model}, .nmodels = 1};
+    explore_opts o = {.models = {&pred_model}, .nmodels = 1, .max_executions = max_executions};
     explore_result r;
     int rc = explore(t, &o, &r);
     if (rc != 0)

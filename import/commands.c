@@ -339,7 +339,7 @@ int memsim_check_corpus_main(int argc, char **argv)
             for (int k = 0; k < ex.n; k++) {
                 bool sat = false;
                 char err[1024];
-                if (alloy_check(t, &ex.v[k], &sat, err, sizeof err) != 0) {
+                if (alloy_check(t, &ex.v[k], 0, &sat, err, sizeof err) != 0) {
                     if (strstr(err, "unsupported:")) {
                         bool ok = allow && strstr(err, allow);
                         if (ok)

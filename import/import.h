@@ -49,8 +49,9 @@ void alloy_expects_free(alloy_expects *ex);
 
 /* Evaluates an expectation's predicate: consistent[X], racefree[X], #dr, #rs
  * compared with a number, !, &&, ||, parentheses.  Returns 0 and sets *sat,
- * or -1 with a message (an unsupported predicate). */
-int alloy_check(const test *t, const alloy_expect *e, bool *sat, char *err, size_t errsz);
+ * or -1 with a message (an unsupported predicate, or more than max_executions
+ * candidates explored; 0 is no limit). */
+int alloy_check(const test *t, const alloy_expect *e, long max_executions, bool *sat, char *err, size_t errsz);
 
 /* ---- loading by file name (import/load.c) --------------------------------- */
 

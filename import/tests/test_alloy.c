@@ -46,10 +46,13 @@ static void test_structure(void)
     CU_ASSERT_EQUAL(t->cond->kind, C_AND);
     bool sat = true;
     char err[256];
-    CU_ASSERT_EQUAL(alloy_check(t, &ex.v[0], &sat, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(alloy_check(t, &ex.v[0], 0, &sat, err, sizeof err), 0);
     CU_ASSERT_FALSE(sat); /* the stale read is inconsistent */
-    CU_ASSERT_EQUAL(alloy_check(t, &ex.v[1], &sat, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(alloy_check(t, &ex.v[1], 0, &sat, err, sizeof err), 0);
     CU_ASSERT_TRUE(sat);  /* #dr=0 alone: some racefree candidate exists */
+    /* A budget of one candidate: an error naming the budget, not a verdict. */
+    CU_ASSERT_EQUAL(alloy_check(t, &ex.v[1], 1, &sat, err, sizeof err), -1);
+    CU_ASSERT(strstr(err, "stopped at the budget of 1 candidate executions") != NULL);
     alloy_expects_free(&ex);
     test_free(t);
 }
@@ -73,7 +76,7 @@ static void test_predicates(void)
     for (int i = 0; i < ex.n; i++) {
         bool sat;
         char err[256];
-        CU_ASSERT_EQUAL(alloy_check(t, &ex.v[i], &sat, err, sizeof err), 0);
+        CU_ASSERT_EQUAL(alloy_check(t, &ex.v[i], 0, &sat, err, sizeof err), 0);
         CU_ASSERT_EQUAL(sat, ex.v[i].satisfiable);
     }
     alloy_expects_free(&ex);
@@ -101,7 +104,7 @@ static void test_sloc_ssw_cbar(void)
     CU_ASSERT_EQUAL(t->cond->kind, C_TRUE);
     bool sat;
     char err[256];
-    CU_ASSERT_EQUAL(alloy_check(t, &ex.v[0], &sat, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(alloy_check(t, &ex.v[0], 0, &sat, err, sizeof err), 0);
     CU_ASSERT_TRUE(sat);
     alloy_expects_free(&ex);
     test_free(t);
@@ -122,7 +125,7 @@ static void test_alloy_errors(void)
     t = parse_ok("NEWTHREAD\nst.sc0 x = 1\nSATISFIABLE consistent[X] && #co=1\n", &ex);
     bool sat;
     char err[256];
-    CU_ASSERT_EQUAL(alloy_check(t, &ex.v[0], &sat, err, sizeof err), -1);
+    CU_ASSERT_EQUAL(alloy_check(t, &ex.v[0], 0, &sat, err, sizeof err), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "unsupported"));
     alloy_expects_free(&ex);
     test_free(t);
