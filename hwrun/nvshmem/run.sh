@@ -1,12 +1,14 @@
 #!/bin/bash
 # Builds hwrun/nvshmem/shmem_tests.cu against the NVSHMEM wheel (nvidia-nvshmem-cu13)
-# and runs it on GPUs 0 and 1, one PE each.  Usage (on the GPU machine, from the
-# repository root): bash hwrun/nvshmem/run.sh OUTDIR [LAUNCHES [BLOCKS]]
+# and runs it on GPUs 0 .. NPES-1, one PE each (NPES 2: the two-PE tests, 3: the
+# three-PE tests).  Usage (on the GPU machine, from the repository root):
+#   bash hwrun/nvshmem/run.sh OUTDIR [LAUNCHES [BLOCKS [NPES]]]
 # Writes OUTDIR/results.jsonl (one line per test, PE 0's histogram) and OUTDIR/log.txt.
 set -u
-out=${1:?usage: run.sh OUTDIR [LAUNCHES [BLOCKS]]}
+out=${1:?usage: run.sh OUTDIR [LAUNCHES [BLOCKS [NPES]]]}
 launches=${2:-20000}
 blocks=${3:-512}
+npes=${4:-2}
 mkdir -p "$out"
 exec > >(tee "$out/log.txt") 2>&1
 export PATH=$PATH:/usr/local/cuda/bin
@@ -32,12 +34,12 @@ nvcc -O2 -rdc=true -arch=sm_90 -I"$nv/include" "$here/shmem_tests.cu" -o "$out/s
 set +x
 export LD_LIBRARY_PATH="$nv/lib:${LD_LIBRARY_PATH:-}"
 for p in "$nv"/lib/nvshmem_bootstrap_uid.so*; do export NVSHMEM_BOOTSTRAP_UID_PLUGIN="$p"; done
-echo "== run: $launches launches of $blocks blocks per test"
-timeout 400 "$out/shmem_tests" "$launches" "$blocks" >"$out/results.jsonl"
+echo "== run: $launches launches of $blocks blocks per test, $npes PEs"
+timeout 400 "$out/shmem_tests" "$launches" "$blocks" "$npes" >"$out/results.jsonl"
 rc=$?
 if [ $rc -ne 0 ] && [ ! -s "$out/results.jsonl" ]; then
   echo "== first try exited $rc with no result; again over the loopback interface, with NVSHMEM's debug output"
-  NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME=lo NVSHMEM_DEBUG=WARN timeout 200 "$out/shmem_tests" 200 "$blocks" >"$out/results.jsonl"
+  NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME=lo NVSHMEM_DEBUG=WARN timeout 200 "$out/shmem_tests" 200 "$blocks" "$npes" >"$out/results.jsonl"
   rc=$?
 fi
 cat "$out/results.jsonl"

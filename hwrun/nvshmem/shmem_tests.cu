@@ -8,11 +8,12 @@
 // the library itself does.  It is written by hand, not generated, and each
 // kernel follows its .lit file line for line (the file is named in `tests`).
 //
-// Build and run: hwrun/nvshmem/run.sh (on a machine with two GPUs, nvcc and
-// the nvidia-nvshmem wheel).  One process forks the second; the two meet
-// through NVSHMEM's unique-id bootstrap over a pipe, so no MPI is needed.
+// Build and run: hwrun/nvshmem/run.sh (on a machine with two or three GPUs,
+// nvcc and the nvidia-nvshmem wheel).  One process forks the others; they
+// meet through NVSHMEM's unique-id bootstrap over a pipe, so no MPI is needed.
+// With NPES = 2 the two-PE tests run, with NPES = 3 the three-PE ones.
 //
-// Usage: shmem_tests LAUNCHES [BLOCKS [FILE-SUBSTRING]]
+// Usage: shmem_tests LAUNCHES [BLOCKS [NPES [FILE-SUBSTRING]]]
 //
 // Output: one JSON object per test on stdout (PE 0 prints), with the number
 // of instances, the histogram of final states and how many satisfied the
@@ -40,20 +41,24 @@
 
 enum { STENCIL_QUIET, STENCIL_NO_QUIET, STENCIL_FENCE, STENCIL_WRONG_EPOCH, STENCIL_WAIT_NO_BARRIER };
 enum { MP_QUIET, MP_NO_QUIET };
+enum { KERNEL_STENCIL, KERNEL_MP, KERNEL_OTHER_PE };
 
 static const struct {
     const char *file;
-    int kernel;   // 0: stencil, 1: message passing
+    int kernel;
     int variant;
     int niter;    // the .lit file's NITER (stencils)
+    int npes;     // the PEs the test has
 } tests[] = {
-    {"litmus/shmem/stencil_nvshmem.lit", 0, STENCIL_QUIET, 2},
-    {"litmus/shmem/stencil_nvshmem_no_quiet.lit", 0, STENCIL_NO_QUIET, 1},
-    {"litmus/shmem/stencil_nvshmem_fence.lit", 0, STENCIL_FENCE, 1},
-    {"litmus/shmem/stencil_nvshmem_wrong_epoch.lit", 0, STENCIL_WRONG_EPOCH, 1},
-    {"litmus/shmem/stencil_nvshmem_wait_no_barrier.lit", 0, STENCIL_WAIT_NO_BARRIER, 1},
-    {"litmus/shmem/mp_p_quiet_atomic_inc.lit", 1, MP_QUIET, 0},
-    {"litmus/shmem/mp_p_no_quiet_atomic_inc.lit", 1, MP_NO_QUIET, 0},
+    {"litmus/shmem/stencil_nvshmem.lit", KERNEL_STENCIL, STENCIL_QUIET, 2, 2},
+    {"litmus/shmem/stencil_nvshmem_no_quiet.lit", KERNEL_STENCIL, STENCIL_NO_QUIET, 1, 2},
+    {"litmus/shmem/stencil_nvshmem_fence.lit", KERNEL_STENCIL, STENCIL_FENCE, 1, 2},
+    {"litmus/shmem/stencil_nvshmem_wrong_epoch.lit", KERNEL_STENCIL, STENCIL_WRONG_EPOCH, 1, 2},
+    {"litmus/shmem/stencil_nvshmem_wait_no_barrier.lit", KERNEL_STENCIL, STENCIL_WAIT_NO_BARRIER, 1, 2},
+    {"litmus/shmem/mp_p_quiet_atomic_inc.lit", KERNEL_MP, MP_QUIET, 0, 2},
+    {"litmus/shmem/mp_p_no_quiet_atomic_inc.lit", KERNEL_MP, MP_NO_QUIET, 0, 2},
+    {"litmus/shmem/quiet_other_pe.lit", KERNEL_OTHER_PE, MP_QUIET, 0, 3},
+    {"litmus/shmem/fence_other_pe.lit", KERNEL_OTHER_PE, MP_NO_QUIET, 0, 3},
 };
 
 // A few hundred cycles of start skew per block, different each launch, so
@@ -133,6 +138,28 @@ __global__ void mp(int variant, unsigned launch, int *data, uint64_t *sig, int *
     }
 }
 
+// litmus/shmem/{quiet,fence}_other_pe.lit: P on PE 0 puts to PE 1 and signals
+// PE 2, C on PE 2 waits and gets from PE 1; one thread each, block i is
+// instance i.  MP_QUIET: nvshmem_quiet before the signal; MP_NO_QUIET here
+// means nvshmem_fence, which orders puts to one PE only.
+__global__ void other_pe(int variant, unsigned launch, int *data, uint64_t *sig, int *regs)
+{
+    const int i = blockIdx.x, me = nvshmem_my_pe();
+    skew(launch, i);
+    if (me == 0) {
+        nvshmem_int_p(data + i, 42, 1);
+        if (variant == MP_QUIET)
+            nvshmem_quiet();
+        else
+            nvshmem_fence();
+        nvshmem_uint64_atomic_inc(sig + i, 2);
+    } else if (me == 2) {
+        nvshmem_uint64_wait_until(sig + i, NVSHMEM_CMP_GE, 1);
+        int r0 = nvshmem_int_g(data + i, 1);
+        nvshmem_int_p(regs + 2 * i, r0, 0);
+    }
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -164,31 +191,45 @@ int main(int argc, char **argv)
     // Both PEs run the same number of launches (no stop message needed).
     unsigned nlaunches = argc > 1 ? (unsigned)atoi(argv[1]) : 1000;
     int nblocks = argc > 2 ? atoi(argv[2]) : 512;
-    const char *only = argc > 3 ? argv[3] : NULL;
+    const int npes = argc > 3 ? atoi(argv[3]) : 2;
+    const char *only = argc > 4 ? argv[4] : NULL;
+    if (npes != 2 && npes != 3) {
+        fprintf(stderr, "shmem_tests: NPES is 2 or 3\n");
+        return 2;
+    }
 
     int fds[2];
     if (pipe(fds) != 0)
         return 2;
-    pid_t child = fork();
-    if (child < 0)
-        return 2;
-    const int rank = child == 0 ? 1 : 0;
+    pid_t children[2] = {0, 0};
+    int rank = 0;
+    for (int k = 1; k < npes; k++) {
+        pid_t pid = fork();
+        if (pid < 0)
+            return 2;
+        if (pid == 0) {
+            rank = k;
+            break;
+        }
+        children[k - 1] = pid;
+    }
     nvshmemx_uniqueid_t uid = NVSHMEMX_UNIQUEID_INITIALIZER;
     if (rank == 0) {
         nvshmemx_get_uniqueid(&uid);
-        if (write(fds[1], &uid, sizeof uid) != (ssize_t)sizeof uid)
-            return 2;
+        for (int k = 1; k < npes; k++)   // one copy per child (a write this small is atomic)
+            if (write(fds[1], &uid, sizeof uid) != (ssize_t)sizeof uid)
+                return 2;
     } else if (read(fds[0], &uid, sizeof uid) != (ssize_t)sizeof uid) {
         return 2;
     }
     CK(cudaSetDevice(rank));
     nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
-    nvshmemx_set_attr_uniqueid_args(rank, 2, &uid, &attr);
+    nvshmemx_set_attr_uniqueid_args(rank, npes, &uid, &attr);
     if (nvshmemx_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr) != 0) {
         fprintf(stderr, "rank %d: nvshmemx_init_attr failed\n", rank);
         return 2;
     }
-    if (nvshmem_my_pe() != rank || nvshmem_n_pes() != 2) {
+    if (nvshmem_my_pe() != rank || nvshmem_n_pes() != npes) {
         fprintf(stderr, "rank %d: NVSHMEM says PE %d of %d\n", rank, nvshmem_my_pe(), nvshmem_n_pes());
         return 2;
     }
@@ -198,9 +239,9 @@ int main(int argc, char **argv)
     CK(cudaDriverGetVersion(&driver));
     CK(cudaRuntimeGetVersion(&runtime));
     if (rank == 0)
-        printf("{\"devices\": \"2x %s\", \"nvshmem\": \"%d.%d.%d\", \"cuda_driver\": \"%d.%d\", "
+        printf("{\"devices\": \"%dx %s\", \"nvshmem\": \"%d.%d.%d\", \"cuda_driver\": \"%d.%d\", "
                "\"cuda_runtime\": \"%d.%d\", \"blocks_per_launch\": %d, \"launches_per_test\": %u}\n",
-               prop.name, NVSHMEM_VENDOR_MAJOR_VERSION, NVSHMEM_VENDOR_MINOR_VERSION, NVSHMEM_VENDOR_PATCH_VERSION,
+               npes, prop.name, NVSHMEM_VENDOR_MAJOR_VERSION, NVSHMEM_VENDOR_MINOR_VERSION, NVSHMEM_VENDOR_PATCH_VERSION,
                driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10, nblocks, nlaunches);
 
     const size_t n = (size_t)nblocks;
@@ -221,7 +262,7 @@ int main(int argc, char **argv)
     CK(cudaStreamCreate(&stream));
 
     for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++) {
-        if (only && !strstr(tests[k].file, only))
+        if (tests[k].npes != npes || (only && !strstr(tests[k].file, only)))
             continue;
         histogram h = {{0}, {0}, 0};
         unsigned long long instances = 0, condition = 0;
@@ -237,7 +278,7 @@ int main(int argc, char **argv)
             nvshmemx_barrier_all_on_stream(stream);   // both PEs reset before either starts
             void *args[8];
             int variant = tests[k].variant, niter = tests[k].niter;
-            if (tests[k].kernel == 0) {
+            if (tests[k].kernel == KERNEL_STENCIL) {
                 args[0] = &variant, args[1] = &niter, args[2] = &launches, args[3] = &edge, args[4] = &lhalo;
                 args[5] = &rhalo, args[6] = &cnt, args[7] = &badv;
                 if (nvshmemx_collective_launch((const void *)stencil, dim3(nblocks), dim3(2), args, 0, stream) != 0) {
@@ -246,7 +287,8 @@ int main(int argc, char **argv)
                 }
             } else {
                 args[0] = &variant, args[1] = &launches, args[2] = &data, args[3] = &sig, args[4] = &regs;
-                if (nvshmemx_collective_launch((const void *)mp, dim3(nblocks), dim3(1), args, 0, stream) != 0) {
+                const void *fn = tests[k].kernel == KERNEL_MP ? (const void *)mp : (const void *)other_pe;
+                if (nvshmemx_collective_launch(fn, dim3(nblocks), dim3(1), args, 0, stream) != 0) {
                     fprintf(stderr, "rank %d: collective launch of %d blocks refused\n", rank, nblocks);
                     return 2;
                 }
@@ -254,8 +296,8 @@ int main(int argc, char **argv)
             nvshmemx_quiet_on_stream(stream);
             nvshmemx_barrier_all_on_stream(stream);   // every PE's gathering puts have landed
             if (rank == 0) {
-                size_t words = tests[k].kernel == 0 ? 4 * n : 2 * n;
-                CK(cudaMemcpyAsync(host, tests[k].kernel == 0 ? badv : regs, words * sizeof(int),
+                size_t words = tests[k].kernel == KERNEL_STENCIL ? 4 * n : 2 * n;
+                CK(cudaMemcpyAsync(host, tests[k].kernel == KERNEL_STENCIL ? badv : regs, words * sizeof(int),
                                    cudaMemcpyDeviceToHost, stream));
             }
             CK(cudaStreamSynchronize(stream));
@@ -263,10 +305,13 @@ int main(int argc, char **argv)
                 for (size_t i = 0; i < n; i++) {
                     long long key;
                     int cond;
-                    if (tests[k].kernel == 0) {
+                    if (tests[k].kernel == KERNEL_STENCIL) {
                         const int *b = host + 4 * i;
                         key = b[0] | b[1] << 1 | b[2] << 2 | b[3] << 3;
                         cond = key != 0;
+                    } else if (tests[k].kernel == KERNEL_OTHER_PE) {
+                        key = host[2 * i];
+                        cond = host[2 * i] != 42;
                     } else {
                         key = (long long)host[2 * i] << 32 | (unsigned)host[2 * i + 1];
                         cond = host[2 * i] != 42 || host[2 * i + 1] != 43;
@@ -283,9 +328,11 @@ int main(int argc, char **argv)
                    "\"states\": {",
                    tests[k].file, instances, launches, now() - t0, condition);
             for (int j = 0; j < h.n; j++) {
-                if (tests[k].kernel == 0)
+                if (tests[k].kernel == KERNEL_STENCIL)
                     printf("%s\"bad=%lld%lld%lld%lld\": %llu", j ? ", " : "", h.key[j] & 1, h.key[j] >> 1 & 1,
                            h.key[j] >> 2 & 1, h.key[j] >> 3 & 1, h.count[j]);
+                else if (tests[k].kernel == KERNEL_OTHER_PE)
+                    printf("%s\"r0=%d\": %llu", j ? ", " : "", (int)h.key[j], h.count[j]);
                 else
                     printf("%s\"r0=%d r1=%d\": %llu", j ? ", " : "", (int)(h.key[j] >> 32), (int)h.key[j],
                            h.count[j]);
@@ -296,9 +343,14 @@ int main(int argc, char **argv)
     }
     nvshmem_finalize();
     if (rank == 0) {
-        int status = 0;
-        waitpid(child, &status, 0);
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+        int rc = 0;
+        for (int k = 0; k < npes - 1; k++) {
+            int status = 0;
+            waitpid(children[k], &status, 0);
+            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+                rc = 2;
+        }
+        return rc;
     }
     return 0;
 }

@@ -23,6 +23,8 @@ STENCIL_THREADS = ["T[0,0]:bad", "T[0,1]:bad", "T[1,0]:bad", "T[1,1]:bad"]
 
 def state_values(kind, key):
     """The program's histogram key as the test's own names and values."""
+    if kind == "other_pe":   # "r0=42"
+        return {"C:r0": int(key.split("=", 1)[1])}
     if kind == "stencil":   # "bad=abcd": T[0,0], T[0,1], T[1,0], T[1,1]
         bits = key.split("=", 1)[1]
         if len(bits) != 4 or set(bits) - {"0", "1"}:
@@ -33,6 +35,8 @@ def state_values(kind, key):
 
 
 def condition_of(kind, values):
+    if kind == "other_pe":
+        return values["C:r0"] != 42
     if kind == "stencil":
         return any(v != 0 for v in values.values())
     return values["C:r0"] != 42 or values["C:r1"] != 43
@@ -63,9 +67,11 @@ def main(argv):
     if header is None or not lines:
         sys.stderr.write("%s: error: no header line or no test lines\n" % path)
         return 2
+    ngpus, _, gpu_name = header["devices"].partition("x ")
+    ngpus = int(ngpus)
     tests, forbidden_seen = [], 0
     for r in lines:
-        kind = "stencil" if "stencil" in r["test"] else "mp"
+        kind = "stencil" if "stencil" in r["test"] else "other_pe" if "other_pe" in r["test"] else "mp"
         out = subprocess.run([memsim, "--json", "--model", ",".join(MODELS), r["test"]],
                              capture_output=True, text=True)
         if out.returncode not in (0, 1):
@@ -102,7 +108,7 @@ def main(argv):
                              "fraction": states[k] / r["instances"] if r["instances"] else 0, "class": cls})
         tests.append({"file": r["test"], "test": doc["test"], "status": "ran",
                       "backend": "cuda + NVSHMEM %s device library" % header.get("nvshmem", "?"),
-                      "judge_model": "ptx", "verdicts": verdicts, "gpus": 2,
+                      "judge_model": "ptx", "verdicts": verdicts, "gpus": ngpus,
                       "instances": r["instances"], "launches": r["launches"],
                       "instances_per_launch": header.get("blocks_per_launch"), "seconds": r["seconds"],
                       "condition": {"count": r["condition"]}, "outcomes": outcomes,
@@ -110,13 +116,12 @@ def main(argv):
         forbidden_seen += seen_forbidden
     run = {"tool": "memsim hwrun (NVSHMEM library harness: hwrun/nvshmem/shmem_tests.cu)",
            "date": date, "host": host,
-           "command": "bash hwrun/nvshmem/run.sh OUT %d %d" % (header.get("launches_per_test", 0),
-                                                                header.get("blocks_per_launch", 0)),
+           "command": "bash hwrun/nvshmem/run.sh OUT %d %d %d" % (header.get("launches_per_test", 0),
+                                                                   header.get("blocks_per_launch", 0), ngpus),
            "backend": "cuda", "driver": ("CUDA driver API %s, runtime %s" % (header["cuda_driver"], header["cuda_runtime"])
                       if "cuda_driver" in header else "not recorded by this run (its log.txt has nvidia-smi's)"),
            "compiler": "nvcc -rdc=true -arch=sm_90 with libnvshmem_device %s" % header.get("nvshmem"),
-           "devices": [{"index": 0, "name": header["devices"].split("x ", 1)[-1]},
-                       {"index": 1, "name": header["devices"].split("x ", 1)[-1]}],
+           "devices": [{"index": i, "name": gpu_name} for i in range(ngpus)],
            "campaign": {"kind": "nvshmem-library", "pe_per_gpu": 1},
            "tests": tests,
            "summary": {"ran": len(tests), "forbidden_seen": forbidden_seen,
