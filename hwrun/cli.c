@@ -112,9 +112,11 @@ static int add_path(strlist *l, const char *path)
             continue;
         char full[4096];
         snprintf(full, sizeof full, "%s%s%s", path, path[strlen(path) - 1] == '/' ? "" : "/", de->d_name);
-        struct stat s2;
+        struct stat s2, ls;
         size_t nl = strlen(de->d_name);
-        if (stat(full, &s2) == 0 && (S_ISDIR(s2.st_mode) || (nl > 4 && strcmp(de->d_name + nl - 4, ".lit") == 0)))
+        /* A link to a directory is not followed: a link to a parent would never end. */
+        bool dir_link = lstat(full, &ls) == 0 && S_ISLNK(ls.st_mode);
+        if (stat(full, &s2) == 0 && (S_ISDIR(s2.st_mode) ? !dir_link : nl > 4 && strcmp(de->d_name + nl - 4, ".lit") == 0))
             push(&names, full);
     }
     closedir(d);

@@ -127,7 +127,10 @@ static void collect(const char *path, strs *files)
     if (names.n)
         qsort(names.v, (size_t)names.n, sizeof *names.v, cmp_str);
     for (int i = 0; i < names.n; i++) {
-        collect(names.v[i], files);
+        /* A link to a directory is not followed: a link to a parent would never end. */
+        struct stat ls, ds;
+        if (!(lstat(names.v[i], &ls) == 0 && S_ISLNK(ls.st_mode) && stat(names.v[i], &ds) == 0 && S_ISDIR(ds.st_mode)))
+            collect(names.v[i], files);
         free(names.v[i]);
     }
     free(names.v);
