@@ -181,9 +181,22 @@ int memsim_report_main(int argc, char **argv)
         } else if (strcmp(a, "--root") == 0) {
             go.root = v;
         } else if (strcmp(a, "--graph-seconds") == 0) {
-            go.max_explore_s = atof(v);
+            char *end;
+            go.max_explore_s = strtod(v, &end);
+            if (end == v || *end || !(go.max_explore_s > 0 && go.max_explore_s <= 86400)) {
+                fprintf(stderr, "memsim report: error: --graph-seconds needs a number of seconds from 0 to 86400, not '%s'\n", v);
+                rc = 2;
+                goto out;
+            }
         } else if (strcmp(a, "-j") == 0) {
-            go.jobs = atoi(v) > 0 ? atoi(v) : 1;
+            char *end;
+            long j = strtol(v, &end, 10);
+            if (end == v || *end || j < 1 || j > 256) {
+                fprintf(stderr, "memsim report: error: -j needs a number of workers from 1 to 256, not '%s'\n", v);
+                rc = 2;
+                goto out;
+            }
+            go.jobs = (int)j;
         } else if (strcmp(a, "--no-graphs") == 0) {
             go.graphs = false;
         } else if (a[0] == '-' && a[1]) {

@@ -106,6 +106,11 @@ bad huge-value '{"tests": [{"file": "a.lit", "status": "ran", "instances": 3, "o
   'field tests[0].outcomes[0].values.x: expected a whole number that fits 64 bits'
 bad fraction-value '{"tests": [{"file": "a.lit", "status": "ran", "instances": 3, "outcomes": [{"values": {"x": 0.5}, "count": 1}]}]}' \
   'field tests[0].outcomes[0].values.x: expected a whole number that fits 64 bits'
+"$memsim" report -j abc tests/report -o "$out/bad" 2>"$out/err"
+check "report -j abc: exit 2" test $? = 2
+check "report -j abc: message" grep -q "memsim report: error: -j needs a number of workers from 1 to 256, not 'abc'" "$out/err"
+"$memsim" report --graph-seconds x tests/report -o "$out/bad" 2>"$out/err"
+check "report --graph-seconds x: exit 2" test $? = 2
 "$memsim" report "$out/missing.json" -o "$out/bad" 2>"$out/err"
 check "missing file: exit 2" test $? = 2
 check "missing file named" grep -q "missing.json: error: No such file" "$out/err"
