@@ -259,7 +259,20 @@ static double parse_num(const char *s)
 {
     char *end;
     double v = strtod(s, &end);
-    return end == s ? -1 : v;
+    return end == s || *end ? -1 : v;
+}
+
+/* A number option in [lo, hi] (whole when `whole`), or an error naming it: never a cast of 1e30. */
+static bool num_opt(const char *opt, const char *s, double lo, double hi, bool whole, double *out)
+{
+    double v = parse_num(s);
+    if (!(v >= lo && v <= hi) || (whole && v != (double)(long long)v)) {
+        fprintf(stderr, "memsim hwrun: error: %s needs a %snumber from %g to %g, not '%s'\n", opt,
+                whole ? "whole " : "", lo, hi, s);
+        return false;
+    }
+    *out = v;
+    return true;
 }
 
 int hwrun_main(int argc, char **argv)
@@ -324,32 +337,30 @@ int hwrun_main(int argc, char **argv)
             o.judge = v;
         } else if (strcmp(a, "--instances") == 0) {
             NEEDV();
-            double x = parse_num(v);
-            if (x < 1) {
-                fprintf(stderr, "memsim hwrun: error: --instances needs a positive number\n");
+            double x;
+            if (!num_opt(a, v, 1, 1e15, false, &x))
                 BAIL(HW_EXIT_BAD_INPUT);
-            }
             o.instances = (uint64_t)x;
         } else if (strcmp(a, "--seconds") == 0) {
             NEEDV();
-            o.seconds = parse_num(v);
-            if (o.seconds <= 0) {
-                fprintf(stderr, "memsim hwrun: error: --seconds needs a positive number\n");
+            if (!num_opt(a, v, 1e-6, 1e6, false, &o.seconds))
                 BAIL(HW_EXIT_BAD_INPUT);
-            }
         } else if (strcmp(a, "--iterations") == 0) {
             NEEDV();
-            iterations = (long long)parse_num(v);
-            if (iterations < 1) {
-                fprintf(stderr, "memsim hwrun: error: --iterations needs a positive number\n");
+            double x;
+            if (!num_opt(a, v, 1, 1e15, false, &x))
                 BAIL(HW_EXIT_BAD_INPUT);
-            }
+            iterations = (long long)x;
         } else if (strcmp(a, "--budget") == 0) {
             NEEDV();
-            budget = parse_num(v);
+            if (!num_opt(a, v, 1e-3, 1e7, false, &budget))
+                BAIL(HW_EXIT_BAD_INPUT);
         } else if (strcmp(a, "--seed") == 0) {
             NEEDV();
-            o.seed = strtoull(v, NULL, 0);
+            double x;
+            if (!num_opt(a, v, 0, 9e15, true, &x))
+                BAIL(HW_EXIT_BAD_INPUT);
+            o.seed = (uint64_t)x;
         } else if (strcmp(a, "--env") == 0 || strcmp(a, "--env-file") == 0) {
             NEEDV();
             char *text = strcmp(a, "--env") == 0 ? strdup(v) : read_file(v);
@@ -364,10 +375,14 @@ int hwrun_main(int argc, char **argv)
             tune = true;
         } else if (strcmp(a, "--tune-rounds") == 0) {
             NEEDV();
-            tune_rounds = atoi(v);
+            double x;
+            if (!num_opt(a, v, 1, 100000, true, &x))
+                BAIL(HW_EXIT_BAD_INPUT);
+            tune_rounds = (int)x;
         } else if (strcmp(a, "--tune-seconds") == 0) {
             NEEDV();
-            tune_seconds = parse_num(v);
+            if (!num_opt(a, v, 1e-4, 1e5, false, &tune_seconds))
+                BAIL(HW_EXIT_BAD_INPUT);
         } else if (strcmp(a, "--tune-out") == 0) {
             NEEDV();
             tune_out = v;
@@ -378,24 +393,40 @@ int hwrun_main(int argc, char **argv)
             NEEDV();
             o.nskews = 0;
             char *copy = strdup(v), *save = NULL;
-            for (char *tok = strtok_r(copy, ",", &save); tok && o.nskews < 32; tok = strtok_r(NULL, ",", &save))
-                o.skews[o.nskews++] = strtoll(tok, NULL, 0);
+            bool ok = true;
+            for (char *tok = strtok_r(copy, ",", &save); tok && o.nskews < 32 && ok; tok = strtok_r(NULL, ",", &save)) {
+                double x;
+                ok = num_opt(a, tok, 0, 1e9, true, &x);
+                o.skews[o.nskews++] = (long long)x;
+            }
             free(copy);
+            if (!ok || !o.nskews) {
+                if (ok)
+                    fprintf(stderr, "memsim hwrun: error: --skew needs cycles, as in --skew 0,200,800\n");
+                BAIL(HW_EXIT_BAD_INPUT);
+            }
         } else if (strcmp(a, "--control") == 0) {
             NEEDV();
             o.control = strcmp(v, "none") == 0 ? NULL : v;
         } else if (strcmp(a, "--control-seconds") == 0) {
             NEEDV();
-            control_seconds = parse_num(v);
+            if (!num_opt(a, v, 1e-4, 1e5, false, &control_seconds))
+                BAIL(HW_EXIT_BAD_INPUT);
         } else if (strcmp(a, "--fold-gpus") == 0) {
             o.fold_gpus = true;
         } else if (strcmp(a, "--devices") == 0) {
             NEEDV();
             int n = 0;
             char *copy = strdup(v), *save = NULL;
-            for (char *tok = strtok_r(copy, ",", &save); tok && n < PLAN_MAX_GPUS; tok = strtok_r(NULL, ",", &save))
-                devmap[n++] = atoi(tok);
+            bool ok = true;
+            for (char *tok = strtok_r(copy, ",", &save); tok && n < PLAN_MAX_GPUS && ok; tok = strtok_r(NULL, ",", &save)) {
+                double x;
+                ok = num_opt(a, tok, 0, 63, true, &x);
+                devmap[n++] = (int)x;
+            }
             free(copy);
+            if (!ok)
+                BAIL(HW_EXIT_BAD_INPUT);
             have_devmap = true;
         } else if (strcmp(a, "--select") == 0) {
             NEEDV();

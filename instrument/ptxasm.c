@@ -39,10 +39,14 @@ static val *dollar(asmctx *c, const char *s)
         xfail(c->x, "inline PTX operand '%s' is not $N", s);
         return NULL;
     }
-    int n = atoi(s + 1);
+    long n = strtol(s + 1, NULL, 10);
+    if (n < 0 || n > 999) {
+        xfail(c->x, "inline PTX operand '%s' is out of range", s);
+        return NULL;
+    }
     if (n < c->nout)
         return &c->out[n];
-    int in = n - c->nout;
+    int in = (int)n - c->nout;
     if (in >= (int)LLVMGetNumArgOperands(c->call)) {
         xfail(c->x, "inline PTX operand %s does not exist", s);
         return NULL;
@@ -123,12 +127,12 @@ static int dollar_list(char *s, char **out, int max)
 
 static bool set_out(asmctx *c, const char *name, val v)
 {
-    if (name[0] != '$' || atoi(name + 1) >= c->nout) {
+    long k = name[0] == '$' && isdigit((unsigned char)name[1]) ? strtol(name + 1, NULL, 10) : -1;
+    if (k < 0 || k >= c->nout) {
         val_free(&v);
         xfail(c->x, "inline PTX writes %s, which is not an output", name);
         return false;
     }
-    int k = atoi(name + 1);
     val_free(&c->out[k]);
     c->out[k] = v;
     return true;

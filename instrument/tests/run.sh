@@ -77,6 +77,15 @@ if [ -f "$tmp/hip/mp_plain_flag.lit" ]; then
     dir=$tmp/hip
     check after.lit
 fi
+# an inline PTX operand number past 32 bits is an error, not a wrapped $1
+mkdir -p "$tmp/gen"
+cp "$here/../triton/gen/mp_consumer.sm90.ll" "$tmp/gen/"
+sed '19s/\[ \$1 + 0 \]/[ $4294967297 + 0 ]/' "$here/../triton/gen/mp_producer.sm90.ll" >"$tmp/gen/mp_producer.sm90.ll"
+sed 's#\.\./triton/gen/#gen/#' "$here/triton_mp_sm90.lit" >"$tmp/asm_operand.lit"
+out=$("$memsim" kernel "$tmp/asm_operand.lit" 2>&1); rc=$?
+[ $rc = 2 ] && echo "$out" | grep -q "kernels.py:20:50: error: inline PTX operand '\$4294967297' is out of range" ||
+    fail "inline PTX operand out of range: exit $rc: $(echo "$out" | head -c 300)"
+
 # launch-file errors
 printf 'test bad\nmemory { x: i32 }\nkernel k from "k.ll" @gpu0 grid 0 block 1 args (x)\nforall (x == 0)\n' >"$tmp/bad.lit"
 out=$("$memsim" kernel "$tmp/bad.lit" 2>&1); rc=$?
