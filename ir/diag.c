@@ -1,5 +1,6 @@
 #include "diag.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,12 @@ void diag_error(diag *d, int line, int col, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    if (line < 1) {   /* about the file as a whole (it cannot be read): no line to show */
+        size_t need = strlen(d->file) + strlen(text) + 16;
+        d->msg = malloc(need);
+        snprintf(d->msg, need, "%s: error: %s\n", d->file, text);
+        return;
+    }
 
     const char *p = d->source ? d->source : "";
     for (int l = 1; l < line && *p; l++) {
@@ -54,7 +61,7 @@ char *read_text_file(const char *path, diag *d)
     d->source = "";
     FILE *f = fopen(path, "rb");
     if (!f) {
-        diag_error(d, 0, 0, "cannot open the file");
+        diag_error(d, 0, 0, "cannot open the file: %s", strerror(errno));
         return NULL;
     }
     size_t cap = 4096, n = 0, got;
