@@ -41,6 +41,51 @@ static const char *LIT = "test MP+await, if\n"
                          "forall (P1:r2 == 6 && data == 11)\n"
                          "expect ptx: holds\n";
 
+/* Found by round-trip fuzzing (litmus -> .lit -> parse): names litmus allows that .lit does not. */
+static void test_litmus_names(void)
+{
+    /* A location and a register both named r1: separate in litmus, one namespace in .lit. */
+    diag d = {0};
+    test *t = litmus_parse("n.litmus",
+                           "PTX MP\n{ x=0; r1=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
+                           " st.relaxed.gpu x, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r1 == 1)\n",
+                           &d, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    int rc;
+    char *lit = to_text(write_lit, t, &rc);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(lit, "r1_: i32 = 0"));
+    test *u = lit_parse("n.lit", lit, &d);
+    if (!u)
+        fprintf(stderr, "%s\n%s", d.msg, lit);
+    CU_ASSERT_PTR_NOT_NULL(u);
+    if (u)
+        test_free(u);
+    free(lit);
+    test_free(t);
+    diag_free(&d);
+    /* Thread names that are not identifiers, a thread named twice, a location name of bytes. */
+    static const struct {
+        const char *text, *msg;
+    } bad[] = {
+        {"PTX t\n{}\n P | 1 ;\n | ;\nexists (0:r0 == 0)\n", "n.litmus:3:6: error: expected a thread name such as P0"},
+        {"PTX t\n{ x=0 }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n | | ;\nexists (x == 0)\n",
+         "thread P1 is named twice"},
+        {"PTX t\n{\n\x7f\x7f\n}\n P0@cta 0,gpu 0 ;\n ;\nexists (P0:r1 == 0)\n", "expected a location name"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        diag e = {0};
+        test *v = litmus_parse("n.litmus", bad[i].text, &e, NULL);
+        CU_ASSERT_PTR_NULL(v);
+        CU_ASSERT(e.msg && strstr(e.msg, bad[i].msg));
+        if (!e.msg || !strstr(e.msg, bad[i].msg))
+            fprintf(stderr, "case %zu: %s\n", i, e.msg ? e.msg : "(no error)");
+        if (v)
+            test_free(v);
+        diag_free(&e);
+    }
+}
+
 static void test_lit_to_ptx_and_back(void)
 {
     diag d = {0};
@@ -170,6 +215,7 @@ void add_write_tests(void)
 {
     CU_pSuite s = CU_add_suite("writers and herd logs", NULL, NULL);
     CU_add_test(s, ".lit -> PTX litmus -> .lit", test_lit_to_ptx_and_back);
+    CU_add_test(s, "litmus names .lit cannot take (fuzz_rt)", test_litmus_names);
     CU_add_test(s, "PTX proxies: .lit -> PTX litmus -> .lit", test_proxies_round_trip);
     CU_add_test(s, "what a format cannot say is an error", test_unwritable);
     CU_add_test(s, "herd7 log", test_herd_log);
