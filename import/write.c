@@ -57,10 +57,12 @@ static void lit_names(wr *w)
                 clash = strcmp(w->lname[k], buf) == 0;
             for (int k = l + 1; k < t->nlocs && !clash; k++)
                 clash = strcmp(t->locs[k].name, buf) == 0 && strcmp(t->locs[l].name, buf) != 0;
-            /* litmus keeps registers and locations apart; .lit has one namespace */
-            for (int th = 0; th < t->nthreads && !clash; th++)
+            /* litmus keeps registers, threads and locations apart; .lit has one namespace */
+            for (int th = 0; th < t->nthreads && !clash; th++) {
+                clash = strcmp(t->threads[th].name, buf) == 0;
                 for (int r = 0; r < t->threads[th].nregs && !clash; r++)
                     clash = strcmp(t->threads[th].regs[r], buf) == 0;
+            }
             if (!clash || strlen(buf) + 2 > sizeof buf)
                 break;
             strcat(buf, "_");

@@ -44,17 +44,19 @@ static const char *LIT = "test MP+await, if\n"
 /* Found by round-trip fuzzing (litmus -> .lit -> parse): names litmus allows that .lit does not. */
 static void test_litmus_names(void)
 {
-    /* A location and a register both named r1: separate in litmus, one namespace in .lit. */
+    /* A location and a register both named r1, a location named as thread P0: separate in
+     * litmus, one namespace in .lit. */
     diag d = {0};
     test *t = litmus_parse("n.litmus",
-                           "PTX MP\n{ x=0; r1=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
-                           " st.relaxed.gpu x, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r1 == 1)\n",
+                           "PTX MP\n{ x=0; r1=0; P0=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
+                           " st.relaxed.gpu x, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r1 == 1 /\\ P0 == 0)\n",
                            &d, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     int rc;
     char *lit = to_text(write_lit, t, &rc);
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(lit, "r1_: i32 = 0"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(lit, "P0_: i32 = 0"));
     test *u = lit_parse("n.lit", lit, &d);
     if (!u)
         fprintf(stderr, "%s\n%s", d.msg, lit);
