@@ -2372,6 +2372,42 @@ static bool expand_bar_red(lp *p)
     return true;
 }
 
+/* Litmus values are unbounded integers: a location whose initial value fits 32 bits is i32
+ * only while the test has no wider constant anywhere (herd would keep 5555555555, through a
+ * store or a register; an i32 cell, and the .lit it converts to, would not). */
+static bool wide(int64_t v) { return v < INT32_MIN || v > INT32_MAX; }
+
+static bool wide_expr(const expr *e)
+{
+    return e && ((e->kind == EX_CONST && wide(e->value)) || wide_expr(e->a) || wide_expr(e->b) || wide_expr(e->c));
+}
+
+static bool wide_block(const block *b)
+{
+    for (int i = 0; i < b->n; i++) {
+        const inst *in = &b->v[i];
+        if (wide_expr(in->val) || wide_expr(in->val2) || wide_expr(in->want) || wide_block(&in->body) ||
+            wide_block(&in->els))
+            return true;
+    }
+    return false;
+}
+
+static bool wide_cond(const cond *c)
+{
+    return c && ((c->l.kind == OPND_CONST && wide(c->l.value)) || (c->r.kind == OPND_CONST && wide(c->r.value)) ||
+                 wide_cond(c->a) || wide_cond(c->b));
+}
+
+static void widen_locations(test *t)
+{
+    bool any = wide_cond(t->cond);
+    for (int th = 0; th < t->nthreads && !any; th++)
+        any = wide_block(&t->threads[th].code);
+    for (int l = 0; l < t->nlocs && any; l++)
+        t->locs[l].type = TY_I64;
+}
+
 test *litmus_parse(const char *file, const char *text, diag *d, litmus_arch *arch)
 {
     lp *p = calloc(1, sizeof *p);
@@ -2392,5 +2428,6 @@ test *litmus_parse(const char *file, const char *text, diag *d, litmus_arch *arc
         test_free(t);
         return NULL;
     }
+    widen_locations(t);
     return t;
 }

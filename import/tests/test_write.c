@@ -66,6 +66,24 @@ static void test_litmus_names(void)
     free(lit);
     test_free(t);
     diag_free(&d);
+    /* A store wider than the initial value: the location is i64 (it was i32, and the load
+     * read a truncated value, so the test's outcome was wrongly forbidden). */
+    t = litmus_parse("w.litmus",
+                     "PTX W\n{ y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
+                     " st.relaxed.gpu y, 5555555555 | ld.relaxed.gpu r0, y ;\nexists (P1:r0 == 5555555555)\n",
+                     &d, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_EQUAL(verdict(t, &model_ptx), V_ALLOWED);
+    lit = to_text(write_lit, t, &rc);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(lit, "y: i64 = 0"));
+    u = lit_parse("w.lit", lit, &d);
+    CU_ASSERT_PTR_NOT_NULL(u);
+    if (u)
+        test_free(u);
+    free(lit);
+    test_free(t);
+    diag_free(&d);
     /* Thread names that are not identifiers, a thread named twice, a location name of bytes. */
     static const struct {
         const char *text, *msg;
