@@ -318,6 +318,19 @@ test *alloy_parse(const char *file, const char *text, diag *d, alloy_expects *ex
             memset(th, 0, sizeof *th);
             char name[32];
             snprintf(name, sizeof name, "P%d", threadnum);
+            bool twice = false;
+            for (int i = 0; i < t->nthreads && !twice; i++)
+                twice = strcmp(t->threads[i].name, name) == 0;
+            if (twice) {
+                diag_error(d, line, col0, "thread %s is declared twice (NEWTHREAD numbers repeat)", name);
+                ok = false;
+                break;
+            }
+            if (qf >= IR_MAX_GPUS) {
+                diag_error(d, line, col0, "unsupported: more than %d queue families", IR_MAX_GPUS);
+                ok = false;
+                break;
+            }
             th->name = strdup(name);
             th->gpu = qf;
             th->wg = wg;

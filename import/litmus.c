@@ -1630,8 +1630,8 @@ static bool parse_thread_header(lp *p, const char *s, const char *end, int idx)
         }
         q = c ? c + 1 : end;
     }
-    if (th->gpu > 64) {
-        err_at(p, at, "unsupported: more than 64 GPUs or queue families");
+    if (th->gpu >= IR_MAX_GPUS) {
+        err_at(p, at, "unsupported: more than %d GPUs or queue families", IR_MAX_GPUS);
         return false;
     }
     return true;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../ir/condprint.h"
+#include "../lit/parse.h"
 #include "import.h"
 
 typedef struct {
@@ -28,7 +29,7 @@ static bool lit_reserved(const char *w)
     for (int i = 0; words[i]; i++)
         if (strcmp(w, words[i]) == 0)
             return true;
-    return false;
+    return lit_reserved_word(w);
 }
 
 /* A kernel or thread name as a .lit identifier: a launch's instance K@2
@@ -472,6 +473,19 @@ static int write_lit_body(wr *w)
     }
     if (shmem_unconvertible(w))
         return -1;
+    for (int th = 0; th < t->nthreads; th++) {
+        const thread *T = &t->threads[th];
+        if (!T->host && lit_reserved(T->name)) {
+            fail(w, "%s: thread '%s' has a name .lit reserves: rename it to convert", t->file, T->name);
+            return -1;
+        }
+        for (int r = 0; r < T->nregs; r++)
+            if (lit_reserved(T->regs[r])) {
+                fail(w, "%s: register %s:%s has a name .lit reserves: rename it to convert", t->file, T->name,
+                     T->regs[r]);
+                return -1;
+            }
+    }
     for (int l = 0; l < t->nlocs; l++)
         for (int k = 0; k < l; k++)
             if (t->locs[k].first_cell == t->locs[l].first_cell) {

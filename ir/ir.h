@@ -30,6 +30,8 @@ typedef enum {
 typedef enum { CACHE_NONE = 0, CACHE_WT, CACHE_CV, CACHE_CG, CACHE_CA, CACHE_CS, CACHE_WB, CACHE_VOLATILE } cache_t;
 
 #define HOME_HOST (-1)
+/* GPUs a test may place threads and memory on (indices 0 .. IR_MAX_GPUS-1); every front end checks it. */
+enum { IR_MAX_GPUS = 64 };
 
 typedef struct {
     char *name;

@@ -135,6 +135,14 @@ bool is_reserved(const token *t)
     return false;
 }
 
+bool lit_reserved_word(const char *s)
+{
+    for (int i = 0; reserved[i]; i++)
+        if (strcmp(s, reserved[i]) == 0)
+            return true;
+    return false;
+}
+
 bool plain_ident(const token *t) { return t->kind == T_IDENT && memchr(t->start, '.', (size_t)t->len) == NULL; }
 
 /* ---- vocabulary ------------------------------------------------------ */

@@ -16,6 +16,9 @@ typedef struct {
 
 /* Parses .lit text.  On error returns NULL and leaves the first error,
  * formatted as file:line:col: error: ..., in d->msg. */
+/* Whether a name is one of .lit's reserved words (it cannot name a thread, a register or memory). */
+bool lit_reserved_word(const char *s);
+
 test *lit_parse(const char *file, const char *text, diag *d);
 test *lit_parse_opts(const char *file, const char *text, diag *d, const lit_options *o);
 

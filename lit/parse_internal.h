@@ -7,7 +7,7 @@
 #include "lex.h"
 #include "parse.h"
 
-enum { MAX_GPUS = 64, MAX_INDEX = 1 << 20 };
+enum { MAX_GPUS = IR_MAX_GPUS, MAX_INDEX = 1 << 20 };
 
 typedef struct {
     lexer lx;

@@ -122,6 +122,11 @@ static void test_alloy_errors(void)
     t = alloy_parse("e.test", "NEWTHREAD\nst.atom.sc0 x = 1\n", &d, &ex);
     CU_ASSERT_PTR_NULL(t); /* an atomic without a scope */
     diag_free(&d);
+    /* Two threads numbered alike: an error, not two threads named P1 (which .lit refuses). */
+    t = alloy_parse("e.test", "NEWTHREAD 1\nst.sc0 x = 1\nNEWTHREAD 1\nst.sc0 y = 1\n", &d, &ex);
+    CU_ASSERT_PTR_NULL(t);
+    CU_ASSERT(d.msg && strstr(d.msg, "e.test:4:1: error: thread P1 is declared twice"));
+    diag_free(&d);
     t = parse_ok("NEWTHREAD\nst.sc0 x = 1\nSATISFIABLE consistent[X] && #co=1\n", &ex);
     bool sat;
     char err[256];

@@ -84,6 +84,24 @@ static void test_litmus_names(void)
     free(lit);
     test_free(t);
     diag_free(&d);
+    /* A thread named with a .lit reserved word: an error naming it, not a .lit that does not parse. */
+    t = litmus_parse("in.litmus",
+                     "PTX t\n{ y=0; }\n P0@cta 0,gpu 0 | in@cta 0,gpu 0 ;\n"
+                     " st.relaxed.gpu y, 1 | ld.relaxed.gpu r0, y ;\nexists (in:r0 == 1)\n",
+                     &d, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        char err[512] = "";
+        CU_ASSERT_EQUAL(write_lit(f, t, err, sizeof err), -1);
+        fclose(f);
+        free(buf);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, "thread 'in' has a name .lit reserves"));
+    }
+    test_free(t);
+    diag_free(&d);
     /* Thread names that are not identifiers, a thread named twice, a location name of bytes. */
     static const struct {
         const char *text, *msg;
@@ -92,6 +110,8 @@ static void test_litmus_names(void)
         {"PTX t\n{ x=0 }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n | | ;\nexists (x == 0)\n",
          "thread P1 is named twice"},
         {"PTX t\n{\n\x7f\x7f\n}\n P0@cta 0,gpu 0 ;\n ;\nexists (P0:r1 == 0)\n", "expected a location name"},
+        {"PTX t\n{ y=0; }\n P0@cta 0,gpu 64 ;\n st.relaxed.gpu y, 1 ;\nexists (y == 1)\n",
+         "n.litmus:3:4: error: unsupported: more than 64 GPUs"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         diag e = {0};
