@@ -494,7 +494,14 @@ static int write_lit_body(wr *w)
                 return -1;
             }
     fprintf(out, "# Converted by memsim from %s\n", t->file);
-    fprintf(out, "test %s\n\n", t->name);
+    /* The name is the rest of the line up to a comment: a '#' in it becomes '_'. */
+    fputs("test ", out);
+    bool named = false;
+    for (const char *c = t->name; *c; c++) {
+        fputc(*c == '#' ? '_' : *c, out);
+        named |= *c != ' ' && *c != '\t';
+    }
+    fputs(named ? "\n\n" : "litmus\n\n", out);
     if (t->target)
         fprintf(out, "target %s%s\n\n", t->target, t->no_host_atomics ? " no_host_atomics" : "");
     bool *heapcopy = calloc((size_t)t->nlocs + 1, sizeof *heapcopy);

@@ -84,6 +84,18 @@ static void test_litmus_names(void)
     free(lit);
     test_free(t);
     diag_free(&d);
+    /* A test name with '#', which starts a comment in .lit. */
+    t = litmus_parse("h.litmus", "PTX #1 MP\n{ y=0; }\n P0@cta 0,gpu 0 ;\n st.relaxed.gpu y, 1 ;\nexists (y == 1)\n", &d, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    lit = to_text(write_lit, t, &rc);
+    CU_ASSERT_PTR_NOT_NULL(strstr(lit, "test _1 MP\n"));
+    u = lit_parse("h.lit", lit, &d);
+    CU_ASSERT_PTR_NOT_NULL(u);
+    if (u)
+        test_free(u);
+    free(lit);
+    test_free(t);
+    diag_free(&d);
     /* A thread named with a .lit reserved word: an error naming it, not a .lit that does not parse. */
     t = litmus_parse("in.litmus",
                      "PTX t\n{ y=0; }\n P0@cta 0,gpu 0 | in@cta 0,gpu 0 ;\n"
