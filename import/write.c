@@ -344,19 +344,22 @@ static void block_uses(const block *b, bool *def, bool *need)
 
 static void lit_operand(void *ctx, const operand *o, char *buf, size_t n)
 {
-    const wr *w = ctx;
+    wr *w = ctx;
     const test *t = w->t;
+    int len;
     if (o->kind == OPND_CONST) {
-        snprintf(buf, n, "%lld", (long long)o->value);
+        len = snprintf(buf, n, "%lld", (long long)o->value);
     } else if (o->kind == OPND_REG) {
-        snprintf(buf, n, "%s:%s", t->threads[o->thread].name, t->threads[o->thread].regs[o->reg]);
+        len = snprintf(buf, n, "%s:%s", t->threads[o->thread].name, t->threads[o->thread].regs[o->reg]);
     } else {
         int l = cell_loc(t, o->cell);
         if (t->locs[l].len > 1)
-            snprintf(buf, n, "%s[%d]", w->lname[l], o->cell - t->locs[l].first_cell);
+            len = snprintf(buf, n, "%s[%d]", w->lname[l], o->cell - t->locs[l].first_cell);
         else
-            snprintf(buf, n, "%s", w->lname[l]);
+            len = snprintf(buf, n, "%s", w->lname[l]);
     }
+    if (len < 0 || (size_t)len >= n)   /* cut, the .lit would name something else */
+        fail(w, "%s: a name in the condition is longer than %zu characters: cannot be written as .lit", t->file, n - 1);
 }
 
 static const char *quant_word(quant_t q) { return q == Q_EXISTS ? "exists" : q == Q_NOT_EXISTS ? "~exists" : "forall"; }
@@ -587,7 +590,10 @@ static int write_lit_body(wr *w)
         char buf[8192] = "";
         cond_style st = {" && ", " || ", "!(", lit_operand, w};
         cond_print(t->cond, &st, buf, sizeof buf);
-        fprintf(out, "%s (%s)\n", quant_word(t->quant), buf);
+        if (strlen(buf) >= sizeof buf - 1)
+            fail(w, "%s: the condition is longer than %zu characters: cannot be written as .lit", t->file, sizeof buf - 2);
+        else if (!w->failed)
+            fprintf(out, "%s (%s)\n", quant_word(t->quant), buf);
     }
     for (int i = 0; i < t->nexpects && !w->failed; i++) {
         if (t->expects[i].model)

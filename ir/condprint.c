@@ -12,7 +12,7 @@ static void put(char *buf, size_t n, const char *s)
 
 static void print_rec(const cond *c, const cond_style *st, char *buf, size_t n, int parent)
 {
-    char name[128];
+    char name[512];
     switch (c->kind) {
     case C_TRUE: put(buf, n, "true"); return;
     case C_FALSE: put(buf, n, "false"); return;
