@@ -160,7 +160,8 @@ static bool parse_int(const char *s, const char *end, int64_t *v)
     uint64_t x = 0;
     for (; s < end; s++) {
         int d = isdigit((unsigned char)*s) ? *s - '0' : (base == 16 && isxdigit((unsigned char)*s)) ? tolower(*s) - 'a' + 10 : -1;
-        if (d < 0)
+        /* within +-(2^63 - 1): a wider literal is not a number here (it wrapped before) */
+        if (d < 0 || x > (uint64_t)(INT64_MAX - d) / (uint64_t)base)
             return false;
         x = x * (uint64_t)base + (uint64_t)d;
     }

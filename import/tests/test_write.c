@@ -122,6 +122,10 @@ static void test_litmus_names(void)
         {"PTX t\n{ x=0 }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n | | ;\nexists (x == 0)\n",
          "thread P1 is named twice"},
         {"PTX t\n{\n\x7f\x7f\n}\n P0@cta 0,gpu 0 ;\n ;\nexists (P0:r1 == 0)\n", "expected a location name"},
+        {"PTX t\n{ y=0; }\n P0@cta 0,gpu 0 ;\n st.relaxed.gpu y, 18446744073709551617 ;\nexists (y == 1)\n",
+         "n.litmus:4:20: error: expected a register (r0, r1, ...) or a constant, found '18446744073709551617'"},
+        {"PTX t\n{ y=-9223372036854775808; }\n P0@cta 0,gpu 0 ;\n st.relaxed.gpu y, 1 ;\nexists (y == 1)\n",
+         "initial value '-9223372036854775808'"},
         {"PTX t\n{ y=0; }\n P0@cta 0,gpu 64 ;\n st.relaxed.gpu y, 1 ;\nexists (y == 1)\n",
          "n.litmus:3:4: error: unsupported: more than 64 GPUs"},
     };
