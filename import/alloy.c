@@ -16,6 +16,8 @@
  * is checked by exploring with the predicate as the model: SATISFIABLE
  * means some candidate execution satisfies it with every pin. */
 #include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +122,15 @@ static bool tok(arec *r, const char *w, bool *unknown)
 typedef struct {
     char a[64], b[64];
 } slocpair;
+
+/* A decimal number that fits 32 bits (Alloy tests' values and instance numbers): strtol
+ * saturates silently at LONG_MAX, which would be a different test. */
+static bool alloy_number(const char *s, char **end, long *v)
+{
+    errno = 0;
+    *v = strtol(s, end, 10);
+    return *end != s && errno == 0 && *v >= INT32_MIN && *v <= INT32_MAX;
+}
 
 test *alloy_parse(const char *file, const char *text, diag *d, alloy_expects *ex)
 {
@@ -271,10 +282,20 @@ test *alloy_parse(const char *file, const char *text, diag *d, alloy_expects *ex
                 ok = false;
                 break;
             }
-            r.cbarinst = strtol(rest, NULL, 10);
+            char *e;
+            long v;
+            if (!alloy_number(rest, &e, &v)) {
+                diag_error(d, line, (int)(rest - buf) + 1, "expected cbar's instance number");
+                ok = false;
+                break;
+            }
+            r.cbarinst = v;
         } else if (*rest) {
             size_t vl = strcspn(rest, " =\t");
-            if (vl == 0 || vl >= sizeof r.var) {
+            bool ident = vl > 0 && vl < sizeof r.var && (isalpha((unsigned char)rest[0]) || rest[0] == '_');
+            for (size_t i = 0; i < vl && ident; i++)
+                ident = isalnum((unsigned char)rest[i]) || rest[i] == '_';
+            if (!ident) {
                 diag_error(d, line, (int)(rest - buf) + 1, "expected a variable name");
                 ok = false;
                 break;
@@ -287,8 +308,10 @@ test *alloy_parse(const char *file, const char *text, diag *d, alloy_expects *ex
             if (*q == '=') {
                 q++;
                 char *e;
-                r.value = strtol(q, &e, 10);
-                if (e == q) {
+                long v;
+                bool num = alloy_number(q, &e, &v);
+                r.value = v;
+                if (!num) {
                     diag_error(d, line, (int)(q - buf) + 1, "expected a value after '='");
                     ok = false;
                     break;
@@ -297,8 +320,9 @@ test *alloy_parse(const char *file, const char *text, diag *d, alloy_expects *ex
                 while (*q == ' ' || *q == '\t')
                     q++;
                 if (*q) {
-                    r.value2 = strtol(q, &e, 10);
-                    if (e == q) {
+                    num = alloy_number(q, &e, &v);
+                    r.value2 = v;
+                    if (!num) {
                         diag_error(d, line, (int)(q - buf) + 1, "expected a second value");
                         ok = false;
                         break;

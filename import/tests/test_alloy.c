@@ -122,6 +122,15 @@ static void test_alloy_errors(void)
     t = alloy_parse("e.test", "NEWTHREAD\nst.atom.sc0 x = 1\n", &d, &ex);
     CU_ASSERT_PTR_NULL(t); /* an atomic without a scope */
     diag_free(&d);
+    /* A value strtol would saturate, a variable name that is not an identifier. */
+    t = alloy_parse("e.test", "NEWTHREAD\nst.sc0 x = 99999999999999999999\n", &d, &ex);
+    CU_ASSERT_PTR_NULL(t);
+    CU_ASSERT(d.msg && strstr(d.msg, "e.test:2:11: error: expected a value after '='"));
+    diag_free(&d);
+    t = alloy_parse("e.test", "NEWTHREAD\nst.sc0 x# = 1\n", &d, &ex);
+    CU_ASSERT_PTR_NULL(t);
+    CU_ASSERT(d.msg && strstr(d.msg, "e.test:2:8: error: expected a variable name"));
+    diag_free(&d);
     /* Two threads numbered alike: an error, not two threads named P1 (which .lit refuses). */
     t = alloy_parse("e.test", "NEWTHREAD 1\nst.sc0 x = 1\nNEWTHREAD 1\nst.sc0 y = 1\n", &d, &ex);
     CU_ASSERT_PTR_NULL(t);
