@@ -497,12 +497,14 @@ static int write_lit_body(wr *w)
                 return -1;
             }
     fprintf(out, "# Converted by memsim from %s\n", t->file);
-    /* The name is the rest of the line up to a comment: a '#' in it becomes '_'. */
+    /* The name is the rest of the line up to a comment: a '#', or the second '/' of "//",
+     * in it becomes '_'. */
     fputs("test ", out);
     bool named = false;
     for (const char *c = t->name; *c; c++) {
-        fputc(*c == '#' ? '_' : *c, out);
-        named |= *c != ' ' && *c != '\t';
+        bool comment = *c == '#' || (*c == '/' && c > t->name && c[-1] == '/');
+        fputc(comment ? '_' : *c, out);
+        named |= *c != ' ' && *c != '\t' && *c != '\r';
     }
     fputs(named ? "\n\n" : "litmus\n\n", out);
     if (t->target)

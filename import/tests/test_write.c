@@ -85,10 +85,10 @@ static void test_litmus_names(void)
     test_free(t);
     diag_free(&d);
     /* A test name with '#', which starts a comment in .lit. */
-    t = litmus_parse("h.litmus", "PTX #1 MP\n{ y=0; }\n P0@cta 0,gpu 0 ;\n st.relaxed.gpu y, 1 ;\nexists (y == 1)\n", &d, NULL);
+    t = litmus_parse("h.litmus", "PTX #1 MP//x\n{ y=0; }\n P0@cta 0,gpu 0 ;\n st.relaxed.gpu y, 1 ;\nexists (y == 1)\n", &d, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     lit = to_text(write_lit, t, &rc);
-    CU_ASSERT_PTR_NOT_NULL(strstr(lit, "test _1 MP\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(lit, "test _1 MP/_x\n"));
     u = lit_parse("h.lit", lit, &d);
     CU_ASSERT_PTR_NOT_NULL(u);
     if (u)
