@@ -21,6 +21,8 @@ typedef enum { LITMUS_PTX = 0, LITMUS_VULKAN } litmus_arch;
  * as file:line:col: error: ...; constructs memsim does not model give
  * "error: unsupported: <construct>" (see import_unsupported). */
 test *litmus_parse(const char *file, const char *text, diag *d, litmus_arch *arch);
+/* Whether a word is a C type the litmus initial state reads as one ("int x = 0"). */
+bool litmus_type_word(const char *s);
 /* For tests: lower every thread's jumps to the program-counter dispatch
  * (import/litmus_dispatch.c), which otherwise serves only the goto graphs
  * that the structured conversion refuses; the two must agree. */

@@ -1392,6 +1392,9 @@ static bool dynamic_barrier(const block *b)
 
 /* ---- the initial state ---------------------------------------------------------------- */
 
+static bool is_type_word(const char *s, size_t n);
+bool litmus_type_word(const char *s) { return is_type_word(s, strlen(s)); }
+
 static bool is_type_word(const char *s, size_t n)
 {
     static const char *const types[] = {"int", "uint", "int32_t", "uint32_t", "int64_t", "uint64_t", "long",

@@ -954,6 +954,10 @@ int write_ptx_litmus(FILE *out, const test *t, char *err, size_t errsz)
             fail(w, "%s: '%s' is an array: PTX litmus tests have scalar locations only", t->file, L->name);
         else if (L->gran == GRAN_COARSE)
             fail(w, "%s: '%s' is coarse-grained memory, which the PTX model does not have", t->file, L->name);
+        else if (litmus_type_word(L->name) ||
+                 (L->name[0] == 'r' && L->name[1] && strspn(L->name + 1, "0123456789") == strlen(L->name + 1)))
+            fail(w, "%s: a location named '%s' reads as a %s in PTX litmus: rename it to convert", t->file, L->name,
+                 L->name[0] == 'r' && !litmus_type_word(L->name) ? "register" : "type");
         for (int k = 0; k < l; k++)
             if (t->locs[k].first_cell == L->first_cell)
                 fail(w, "%s: '%s' aliases '%s' (Vulkan aliases have no PTX form)", t->file, L->name, t->locs[k].name);

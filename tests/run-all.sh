@@ -34,5 +34,5 @@ cmake --build build-asan -j"$jobs"
 
 echo "== parser fuzzing (libFuzzer, clang-14)"
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=Debug -DMEMSIM_SANITIZE=ON -DMEMSIM_FUZZ=ON >/dev/null
-cmake --build build-fuzz -j"$jobs" --target fuzz_lit fuzz_litmus fuzz_alloy fuzz_hwresults fuzz_launch
+cmake --build build-fuzz -j"$jobs" --target fuzz_lit fuzz_litmus fuzz_alloy fuzz_convert fuzz_hwresults fuzz_launch
 (cd build-fuzz && ctest --output-on-failure -R '^fuzz_')

@@ -237,6 +237,19 @@ static void test_unwritable(void)
     CU_ASSERT_EQUAL(rc, -1); /* Vulkan attributes have no .lit form */
     free(s);
     test_free(t);
+    /* Locations PTX litmus would read as a type or a register (fuzz_convert). */
+    static const char *const names[] = {"int", "r5"};
+    for (int i = 0; i < 2; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "test t\nmemory { %s: i32 = 0 @gpu0 fine }\nthread P0 @gpu0.wg0 { st %s, 1 }\n",
+                 names[i], names[i]);
+        t = lit_parse("n.lit", text, &d);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        s = to_text(write_ptx_litmus, t, &rc);
+        CU_ASSERT_EQUAL(rc, -1);
+        free(s);
+        test_free(t);
+    }
 }
 
 static void test_herd_log(void)
