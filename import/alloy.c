@@ -292,10 +292,7 @@ test *alloy_parse(const char *file, const char *text, diag *d, alloy_expects *ex
             r.cbarinst = v;
         } else if (*rest) {
             size_t vl = strcspn(rest, " =\t");
-            bool ident = vl > 0 && vl < sizeof r.var && (isalpha((unsigned char)rest[0]) || rest[0] == '_');
-            for (size_t i = 0; i < vl && ident; i++)
-                ident = isalnum((unsigned char)rest[i]) || rest[i] == '_';
-            if (!ident) {
+            if (vl >= sizeof r.var || !is_identifier(rest, vl)) {
                 diag_error(d, line, (int)(rest - buf) + 1, "expected a variable name");
                 ok = false;
                 break;

@@ -63,6 +63,9 @@ test *load_test_file(const char *path, diag *d, const lit_options *o);
 /* Whether a parse error is an "unsupported: ..." construct rather than a mistake. */
 bool import_unsupported(const diag *d);
 bool has_suffix(const char *s, const char *suffix);
+/* Whether s[0..n) is a name every front end and writer can take: a letter or '_', then letters,
+ * digits and '_' (what the importers require of the names they give threads and memory). */
+bool is_identifier(const char *s, size_t n);
 
 /* ---- writers (import/write.c) --------------------------------------------------- */
 

@@ -198,10 +198,7 @@ static int add_loc(lp *p, const char *s, size_t n, int64_t init, srcpos pos)
     /* The name is the location's name in .lit, diagnoses and conversions: an identifier. The
      * error stops the parse (litmus_parse checks the diagnostic); the location is still made so
      * that callers keep a valid index. */
-    bool ident = n > 0 && (isalpha((unsigned char)s[0]) || s[0] == '_');
-    for (size_t i = 0; i < n && ident; i++)
-        ident = isalnum((unsigned char)s[i]) || s[i] == '_';
-    if (!ident && !failed(p))
+    if (!is_identifier(s, n) && !failed(p))
         diag_error(p->d, pos.line, pos.col, "expected a location name, found '%.*s'", (int)(n > 40 ? 40 : n), s);
     if (t->nlocs == p->loc_cap) {
         p->loc_cap = p->loc_cap ? 2 * p->loc_cap : 8;
@@ -1578,10 +1575,7 @@ static bool parse_thread_header(lp *p, const char *s, const char *end, int idx)
     end = trim_end(s, end);
     const char *at = memchr(s, '@', (size_t)(end - s));
     const char *ne = trim_end(s, at ? at : end);
-    bool ident = ne > s && (isalpha((unsigned char)*s) || *s == '_');
-    for (const char *c = s; c < ne && ident; c++)
-        ident = isalnum((unsigned char)*c) || *c == '_';
-    if (!ident) {   /* the name becomes the thread's name in .lit, diagnoses and conversions */
+    if (!is_identifier(s, (size_t)(ne - s))) {   /* the name becomes the thread's name in .lit, diagnoses and conversions */
         err_at(p, s, "expected a thread name such as P0");
         return false;
     }

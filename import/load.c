@@ -1,5 +1,6 @@
 /* Loading a test by its file name: .litmus (Dat3M/herd GPU litmus) and .test
  * (Vulkan Alloy tests) go to the importers, everything else to .lit. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,14 @@ bool has_suffix(const char *s, const char *suffix)
 {
     size_t n = strlen(s), k = strlen(suffix);
     return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+bool is_identifier(const char *s, size_t n)
+{
+    bool ok = n > 0 && (isalpha((unsigned char)s[0]) || s[0] == '_');
+    for (size_t i = 1; i < n && ok; i++)
+        ok = isalnum((unsigned char)s[i]) || s[i] == '_';
+    return ok;
 }
 
 bool import_unsupported(const diag *d) { return d->msg && strstr(d->msg, "error: unsupported:") != NULL; }
