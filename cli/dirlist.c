@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
@@ -25,6 +26,11 @@ int dir_entries(const char *dir, char ***out)
         size_t len = strlen(dir) + strlen(de->d_name) + 2;
         char *full = malloc(len);
         snprintf(full, len, "%s%s%s", dir, sep, de->d_name);
+        struct stat ls, st;
+        if (lstat(full, &ls) == 0 && S_ISLNK(ls.st_mode) && stat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
+            free(full);
+            continue;
+        }
         names = realloc(names, (size_t)(n + 1) * sizeof *names);
         names[n++] = full;
     }

@@ -104,16 +104,13 @@ static int add_path(options *o, const char *path)
     int nall = dir_entries(path, &all);
     if (nall < 0)
         return -1;
-    /* subdirectories and the files memsim reads; anything else in the folder is not a test.
-     * A link to a directory is not followed: a link to a parent would never end. */
+    /* subdirectories and the files memsim reads; anything else in the folder is not a test */
     char **names = all;
     int n = 0;
     for (int i = 0; i < nall; i++) {
-        struct stat s2, ls;
-        bool dir_link = lstat(all[i], &ls) == 0 && S_ISLNK(ls.st_mode);
-        if (stat(all[i], &s2) == 0 && (S_ISDIR(s2.st_mode) ? !dir_link
-                                                          : has_suffix(all[i], ".lit") || has_suffix(all[i], ".litmus") ||
-                                                                has_suffix(all[i], ".test")))
+        struct stat s2;
+        if (stat(all[i], &s2) == 0 && (S_ISDIR(s2.st_mode) || has_suffix(all[i], ".lit") ||
+                                       has_suffix(all[i], ".litmus") || has_suffix(all[i], ".test")))
             names[n++] = all[i];
         else
             free(all[i]);

@@ -63,12 +63,10 @@ static int add_dir(paths *p, const char *dir)
         return -1;
     int rc = 0;
     for (int i = 0; i < n; i++) {
-        struct stat st, ls;
+        struct stat st;
         size_t len = strlen(names[i]);
         if (stat(names[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-            /* A link to a directory is not followed: a link to a parent would never end. */
-            bool link = lstat(names[i], &ls) == 0 && S_ISLNK(ls.st_mode);
-            if (!link && add_dir(p, names[i]) != 0)
+            if (add_dir(p, names[i]) != 0)
                 rc = -1;
         } else if (len > 5 && strcmp(names[i] + len - 5, ".json") == 0) {
             add(p, names[i], true);

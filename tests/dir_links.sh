@@ -12,6 +12,7 @@ trap 'rm -rf "$d"' EXIT
 mkdir -p "$d/a"
 cp "$src/litmus/mp_release_acquire.lit" "$d/a/"
 cp "$src/import/fuzz/seeds-alloy/mp.test" "$d/a/"
+cp "$src/tests/report/sc-judged-sample.json" "$d/a/"
 ln -s .. "$d/a/up"
 ln -s .. "$d/a/up2"
 ln -s ../a "$d/a/self"
@@ -32,4 +33,5 @@ run() { # run WHAT EXPECTED-COUNT PATTERN COMMAND...
 run "memsim DIR" 1 "MP+rel.sys+acq.sys" "$memsim" -q "$d"
 run "memsim check-corpus DIR" 1 ": 1 files:" "$memsim" check-corpus "$d"
 run "memsim hwrun --emit-source DIR" 1 "^ \* Test: MP+rel.sys+acq.sys" "$memsim" hwrun --emit-source "$d"
+run "memsim report DIR" 1 "memsim report: 1 run," "$memsim" report --no-graphs --format md -o "$d/r" "$d"
 exit $((fails > 0))
