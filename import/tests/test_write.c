@@ -41,79 +41,61 @@ static const char *LIT = "test MP+await, if\n"
                          "forall (P1:r2 == 6 && data == 11)\n"
                          "expect ptx: holds\n";
 
+/* The .lit written for a litmus test holds `want` and parses back (0), or write_lit refuses it with
+ * a message holding `want` (-1). */
+static void lit_written(const char *litmus, int rc_want, const char *want)
+{
+    diag d = {0};
+    test *t = litmus_parse("n.litmus", litmus, &d, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    char *lit = NULL, err[512] = "";
+    size_t len = 0;
+    FILE *f = open_memstream(&lit, &len);
+    CU_ASSERT_EQUAL(write_lit(f, t, err, sizeof err), rc_want);
+    fclose(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rc_want ? err : lit, want));
+    if (rc_want == 0) {
+        test *u = lit_parse("n.lit", lit, &d);
+        if (!u)
+            fprintf(stderr, "%s\n%s", d.msg, lit);
+        CU_ASSERT_PTR_NOT_NULL(u);
+        if (u)
+            test_free(u);
+    }
+    free(lit);
+    test_free(t);
+    diag_free(&d);
+}
+
 /* Found by round-trip fuzzing (litmus -> .lit -> parse): names litmus allows that .lit does not. */
 static void test_litmus_names(void)
 {
     /* A location and a register both named r1, a location named as thread P0: separate in
      * litmus, one namespace in .lit. */
-    diag d = {0};
-    test *t = litmus_parse("n.litmus",
-                           "PTX MP\n{ x=0; r1=0; P0=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
-                           " st.relaxed.gpu x, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r1 == 1 /\\ P0 == 0)\n",
-                           &d, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-    int rc;
-    char *lit = to_text(write_lit, t, &rc);
-    CU_ASSERT_EQUAL(rc, 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(lit, "r1_: i32 = 0"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(lit, "P0_: i32 = 0"));
-    test *u = lit_parse("n.lit", lit, &d);
-    if (!u)
-        fprintf(stderr, "%s\n%s", d.msg, lit);
-    CU_ASSERT_PTR_NOT_NULL(u);
-    if (u)
-        test_free(u);
-    free(lit);
-    test_free(t);
-    diag_free(&d);
+    static const char *const names =
+        "PTX MP\n{ x=0; r1=0; P0=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
+        " st.relaxed.gpu x, 1 | ld.relaxed.gpu r1, x ;\nexists (P1:r1 == 1 /\\ P0 == 0)\n";
+    lit_written(names, 0, "r1_: i32 = 0");
+    lit_written(names, 0, "P0_: i32 = 0");
     /* A store wider than the initial value: the location is i64 (it was i32, and the load
      * read a truncated value, so the test's outcome was wrongly forbidden). */
-    t = litmus_parse("w.litmus",
-                     "PTX W\n{ y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
-                     " st.relaxed.gpu y, 5555555555 | ld.relaxed.gpu r0, y ;\nexists (P1:r0 == 5555555555)\n",
-                     &d, NULL);
+    static const char *const wide =
+        "PTX W\n{ y=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
+        " st.relaxed.gpu y, 5555555555 | ld.relaxed.gpu r0, y ;\nexists (P1:r0 == 5555555555)\n";
+    diag d = {0};
+    test *t = litmus_parse("w.litmus", wide, &d, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     CU_ASSERT_EQUAL(verdict(t, &model_ptx), V_ALLOWED);
-    lit = to_text(write_lit, t, &rc);
-    CU_ASSERT_EQUAL(rc, 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(lit, "y: i64 = 0"));
-    u = lit_parse("w.lit", lit, &d);
-    CU_ASSERT_PTR_NOT_NULL(u);
-    if (u)
-        test_free(u);
-    free(lit);
     test_free(t);
     diag_free(&d);
-    /* A test name with '#', which starts a comment in .lit. */
-    t = litmus_parse("h.litmus", "PTX #1 MP//x\n{ y=0; }\n P0@cta 0,gpu 0 ;\n st.relaxed.gpu y, 1 ;\nexists (y == 1)\n", &d, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-    lit = to_text(write_lit, t, &rc);
-    CU_ASSERT_PTR_NOT_NULL(strstr(lit, "test _1 MP/_x\n"));
-    u = lit_parse("h.lit", lit, &d);
-    CU_ASSERT_PTR_NOT_NULL(u);
-    if (u)
-        test_free(u);
-    free(lit);
-    test_free(t);
-    diag_free(&d);
+    lit_written(wide, 0, "y: i64 = 0");
+    /* A test name with '#' and '//', which start comments in .lit. */
+    lit_written("PTX #1 MP//x\n{ y=0; }\n P0@cta 0,gpu 0 ;\n st.relaxed.gpu y, 1 ;\nexists (y == 1)\n", 0,
+                "test _1 MP/_x\n");
     /* A thread named with a .lit reserved word: an error naming it, not a .lit that does not parse. */
-    t = litmus_parse("in.litmus",
-                     "PTX t\n{ y=0; }\n P0@cta 0,gpu 0 | in@cta 0,gpu 0 ;\n"
-                     " st.relaxed.gpu y, 1 | ld.relaxed.gpu r0, y ;\nexists (in:r0 == 1)\n",
-                     &d, NULL);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-    {
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
-        char err[512] = "";
-        CU_ASSERT_EQUAL(write_lit(f, t, err, sizeof err), -1);
-        fclose(f);
-        free(buf);
-        CU_ASSERT_PTR_NOT_NULL(strstr(err, "thread 'in' has a name .lit reserves"));
-    }
-    test_free(t);
-    diag_free(&d);
+    lit_written("PTX t\n{ y=0; }\n P0@cta 0,gpu 0 | in@cta 0,gpu 0 ;\n"
+                " st.relaxed.gpu y, 1 | ld.relaxed.gpu r0, y ;\nexists (in:r0 == 1)\n",
+                -1, "thread 'in' has a name .lit reserves");
     /* Thread names that are not identifiers, a thread named twice, a location name of bytes. */
     static const struct {
         const char *text, *msg;
