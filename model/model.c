@@ -60,16 +60,11 @@ static bool read_violates(const base *b, R order, int r)
         return true;
     bool w_is_init = set_has(b->IW, w);
     set others = set_and(b->sloc->row[r], b->Wr);
-    for (int k = 0; k < REL_WORDS; k++) {
-        uint64_t bits = others.w[k];
-        while (bits) {
-            int w2 = k * 64 + __builtin_ctzll(bits);
-            bits &= bits - 1;
-            if (w2 == w || b->x->ev[r].rmw_partner == w2)
-                continue;
-            if ((w_is_init || rel_has(order, w, w2)) && rel_has(order, w2, r))
-                return true;
-        }
+    for (int w2 = set_next(&others, 0); w2 >= 0; w2 = set_next(&others, w2 + 1)) {
+        if (w2 == w || b->x->ev[r].rmw_partner == w2)
+            continue;
+        if ((w_is_init || rel_has(order, w, w2)) && rel_has(order, w2, r))
+            return true;
     }
     return false;
 }
@@ -119,20 +114,15 @@ bool final_state_coherent(const base *b)
             continue;
         /* Only the cell's writes (sloc's row). */
         set others = set_and(b->sloc->row[r], b->Wr);
-        for (int k = 0; k < REL_WORDS; k++) {
-            uint64_t bits = others.w[k];
-            while (bits) {
-                int w2 = k * 64 + __builtin_ctzll(bits);
-                bits &= bits - 1;
-                if (w2 == w || !same_access_path(b->x->t, &b->x->ev[w2], &b->x->ev[r]) ||
-                    !same_access_path(b->x->t, &b->x->ev[w], &b->x->ev[r]))
-                    continue;
-                if (rel_has(b->po, w2, r) && !rel_has(b->co, w2, w))
-                    return false;
-                if (rel_has(b->po, r, w2) && rel_has(b->incl, w, r) && rel_has(b->incl, w, w2) &&
-                    !rel_has(b->co, w, w2))
-                    return false;
-            }
+        for (int w2 = set_next(&others, 0); w2 >= 0; w2 = set_next(&others, w2 + 1)) {
+            if (w2 == w || !same_access_path(b->x->t, &b->x->ev[w2], &b->x->ev[r]) ||
+                !same_access_path(b->x->t, &b->x->ev[w], &b->x->ev[r]))
+                continue;
+            if (rel_has(b->po, w2, r) && !rel_has(b->co, w2, w))
+                return false;
+            if (rel_has(b->po, r, w2) && rel_has(b->incl, w, r) && rel_has(b->incl, w, w2) &&
+                !rel_has(b->co, w, w2))
+                return false;
         }
     }
     return true;

@@ -38,6 +38,17 @@ void rel_release(int mark);
 /* Membership tests are in the innermost loops of every model: inline. */
 static inline bool set_has(set s, int e) { return (s.w[e / 64] >> (e % 64)) & 1; }
 static inline void set_add(set *s, int e) { s->w[e / 64] |= 1ull << (e % 64); }
+/* The smallest member of s that is at least `from`, or -1: for (j = set_next(&s, 0); j >= 0;
+ * j = set_next(&s, j + 1)) visits the members in order. */
+static inline int set_next(const set *s, int from)
+{
+    for (int k = from / 64; k < REL_WORDS; k++) {
+        uint64_t bits = s->w[k] & (k == from / 64 ? ~0ull << (from % 64) : ~0ull);
+        if (bits)
+            return k * 64 + __builtin_ctzll(bits);
+    }
+    return -1;
+}
 static inline void rel_add(rel *r, int a, int b) { r->row[a].w[b / 64] |= 1ull << (b % 64); }
 static inline bool rel_has(R r, int a, int b) { return (r->row[a].w[b / 64] >> (b % 64)) & 1; }
 

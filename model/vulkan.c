@@ -75,15 +75,9 @@ static rel *from_events(const vk_nodes *m, R r)
     for (int i = 0; i < n; i++) {
         if (m->node_of[i] < 0)
             continue;
-        for (int w = 0; w < (n + 63) / 64; w++) {
-            uint64_t bits = r->row[i].w[w];
-            while (bits) {
-                int j = w * 64 + __builtin_ctzll(bits);
-                bits &= bits - 1;
-                if (m->node_of[j] >= 0 && m->node_of[i] != m->node_of[j])
-                    rel_add(o, m->node_of[i], m->node_of[j]);
-            }
-        }
+        for (int j = set_next(&r->row[i], 0); j >= 0; j = set_next(&r->row[i], j + 1))
+            if (m->node_of[j] >= 0 && m->node_of[i] != m->node_of[j])
+                rel_add(o, m->node_of[i], m->node_of[j]);
     }
     return o;
 }
@@ -377,16 +371,11 @@ static R vk_eval(const base *b, bool chains, bool prune, bool dat3m, vulkan_fact
     /* ---- the execution: rf, RFINIT, asmo ------------------------------------------ */
     rel *rf = rel_new();
     for (int w = 0; w < x->n; w++)
-        for (int k = 0; k < (x->n + 63) / 64; k++) {
-            uint64_t bits = x->rf.row[w].w[k];
-            while (bits) {
-                int r = k * 64 + __builtin_ctzll(bits);
-                bits &= bits - 1;
-                if (x->ev[w].kind == EV_IW)
-                    set_add(&RFINIT, m->node_of[r]);
-                else if (m->node_of[w] >= 0 && m->node_of[r] >= 0)
-                    rel_add(rf, m->node_of[w], m->node_of[r]);
-            }
+        for (int r = set_next(&x->rf.row[w], 0); r >= 0; r = set_next(&x->rf.row[w], r + 1)) {
+            if (x->ev[w].kind == EV_IW)
+                set_add(&RFINIT, m->node_of[r]);
+            else if (m->node_of[w] >= 0 && m->node_of[r] >= 0)
+                rel_add(rf, m->node_of[w], m->node_of[r]);
         }
     R asmo = prune ? rel_empty() : I(I(from_events(m, &x->co), cross(AW, AW)), mutord);
     if (!subset(S(asmo, asmo), asmo)) {
