@@ -707,8 +707,8 @@ static pnode *p_atom_nested(pscan *p);
 
 static pnode *p_atom(pscan *p)
 {
-    if (p->depth == 200) {
-        snprintf(p->err, sizeof p->err, "the predicate is nested more than 200 deep");
+    if (p->depth == IR_MAX_NESTING) {
+        snprintf(p->err, sizeof p->err, "the predicate is nested more than %d deep", IR_MAX_NESTING);
         return NULL;
     }
     p->depth++;

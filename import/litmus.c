@@ -1749,8 +1749,8 @@ static cond *c_atom_nested(cscan *c);
 
 static cond *c_atom(cscan *c)
 {
-    if (c->depth == 200) {
-        err_at(c->p, c->s, "the condition is nested more than 200 deep");
+    if (c->depth == IR_MAX_NESTING) {
+        err_at(c->p, c->s, "the condition is nested more than %d deep", IR_MAX_NESTING);
         return NULL;
     }
     c->depth++;

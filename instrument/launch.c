@@ -147,8 +147,8 @@ static bool cprimary(lexer *L, int64_t *v)
     token t = L->tok;
     if (accept(L, "(")) {
         /* The parser recurses per parenthesis: bound it before the stack does. */
-        if (L->depth == 200) {
-            ERR(L, t.line, t.col, "parentheses nested more than 200 deep");
+        if (L->depth == IR_MAX_NESTING) {
+            ERR(L, t.line, t.col, "parentheses nested more than %d deep", IR_MAX_NESTING);
             return false;
         }
         L->depth++;

@@ -32,6 +32,9 @@ typedef enum { CACHE_NONE = 0, CACHE_WT, CACHE_CV, CACHE_CG, CACHE_CA, CACHE_CS,
 #define HOME_HOST (-1)
 /* GPUs a test may place threads and memory on (indices 0 .. IR_MAX_GPUS-1); every front end checks it. */
 enum { IR_MAX_GPUS = 64 };
+/* How deep every parser lets expressions, conditions and blocks nest: deeper input is an error,
+ * not a stack overflow. */
+enum { IR_MAX_NESTING = 200 };
 
 typedef struct {
     char *name;

@@ -13,15 +13,14 @@ const char *const lit_model_names[] = {"src11", "ptx", "sc", "vulkan", NULL};
 
 bool failed(parser *p) { return p->d->msg != NULL; }
 
-enum { MAX_NESTING = 200 };
 
 bool nest_in(parser *p)
 {
-    if (++p->depth <= MAX_NESTING)
+    if (++p->depth <= IR_MAX_NESTING)
         return true;
     p->depth--;
     if (!failed(p))
-        diag_error(p->d, p->tok.line, p->tok.col, "nested more than %d deep", MAX_NESTING);
+        diag_error(p->d, p->tok.line, p->tok.col, "nested more than %d deep", IR_MAX_NESTING);
     return false;
 }
 
