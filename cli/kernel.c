@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "numarg.h"
 #include "../import/import.h"
 #include "../instrument/instrument.h"
 #include "../lit/parse.h"
@@ -86,14 +87,18 @@ int memsim_kernel_main(int argc, char **argv)
             names[ndef] = strndup(def, (size_t)(eq - def));
             values[ndef++] = n;
         } else if (strcmp(a, "--unroll") == 0 && v) {
-            io.unroll = atoi(argv[++i]);
-            if (io.unroll < 1 || io.unroll > 100000) {
+            long n = 0;
+            bool ok = whole_arg(argv[++i], 1, 100000, &n);
+            io.unroll = (int)n;
+            if (!ok) {
                 fprintf(stderr, "memsim: error: --unroll needs a number of iterations from 1 to 100000\n");
                 return 2;
             }
         } else if (strcmp(a, "-j") == 0 && v) {
-            ex.jobs = atoi(argv[++i]);
-            if (ex.jobs < 1 || ex.jobs > 256) {
+            long n = 0;
+            bool ok = whole_arg(argv[++i], 1, 256, &n);
+            ex.jobs = (int)n;
+            if (!ok) {
                 fprintf(stderr, "memsim: error: -j needs a number of workers from 1 to 256\n");
                 return 2;
             }

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "numarg.h"
 #include "../hwrun/hwrun.h"
 #include "../import/import.h"
 #include "../lit/parse.h"
@@ -337,9 +338,8 @@ int main(int argc, char **argv)
             }
         } else if (strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0 || (strncmp(a, "-j", 2) == 0 && a[2])) {
             const char *v = a[2] && a[1] == 'j' ? a + 2 : (i + 1 < argc ? argv[++i] : "");
-            char *end = NULL;
-            long n = strtol(v, &end, 10);
-            if (!*v || *end || n < 1 || n > 256) {
+            long n;
+            if (!whole_arg(v, 1, 256, &n)) {
                 fprintf(stderr, "memsim: error: -j needs a number of workers from 1 to 256\n");
                 return EXIT_BAD_INPUT;
             }

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "numarg.h"
 #include "dirlist.h"
 #include "report_out.h"
 
@@ -187,9 +188,8 @@ int memsim_report_main(int argc, char **argv)
                 goto out;
             }
         } else if (strcmp(a, "-j") == 0) {
-            char *end;
-            long j = strtol(v, &end, 10);
-            if (end == v || *end || j < 1 || j > 256) {
+            long j;
+            if (!whole_arg(v, 1, 256, &j)) {
                 fprintf(stderr, "memsim report: error: -j needs a number of workers from 1 to 256, not '%s'\n", v);
                 rc = 2;
                 goto out;
