@@ -397,7 +397,8 @@ int hwrun_main(int argc, char **argv)
             for (char *tok = strtok_r(copy, ",", &save); tok && o.nskews < 32 && ok; tok = strtok_r(NULL, ",", &save)) {
                 double x;
                 ok = num_opt(a, tok, 0, 1e9, true, &x);
-                o.skews[o.nskews++] = (long long)x;
+                if (ok)
+                    o.skews[o.nskews++] = (long long)x;
             }
             free(copy);
             if (!ok || !o.nskews) {
@@ -422,7 +423,8 @@ int hwrun_main(int argc, char **argv)
             for (char *tok = strtok_r(copy, ",", &save); tok && n < PLAN_MAX_GPUS && ok; tok = strtok_r(NULL, ",", &save)) {
                 double x;
                 ok = num_opt(a, tok, 0, 63, true, &x);
-                devmap[n++] = (int)x;
+                if (ok)
+                    devmap[n++] = (int)x;
             }
             free(copy);
             if (!ok)
