@@ -597,7 +597,7 @@ test *alloy_parse(const char *file, const char *text, diag *d, alloy_expects *ex
             c = calloc(1, sizeof *c);
             c->kind = C_TRUE;
         }
-        t->cond = c;
+        t->cond = cond_balance(c);
         t->quant = Q_EXISTS;
         c = NULL;
     }

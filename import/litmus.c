@@ -49,6 +49,13 @@ typedef struct {
     /* The structured conversion refused the thread's goto graph: it is
      * lowered to a program-counter dispatch instead (litmus_dispatch.c). */
     bool flow_refused;
+    /* The last position pos_of found: the next lookup at or after it scans on from there, not from the start of
+       the file (a condition of n comparisons looked up n positions: quadratic). A pointer, as pos_of takes a
+       const lp. */
+    struct poscache {
+        const char *at;
+        srcpos pos;
+    } *posc;
 } lp;
 
 /* ---- positions and errors ------------------------------------------------ */
@@ -56,13 +63,22 @@ typedef struct {
 static srcpos pos_of(const lp *p, const char *at)
 {
     srcpos s = {1, 1};
-    for (const char *q = p->src; q < at && *q; q++) {
+    const char *q = p->src;
+    if (p->posc && p->posc->at && p->posc->at <= at) {
+        q = p->posc->at;
+        s = p->posc->pos;
+    }
+    for (; q < at && *q; q++) {
         if (*q == '\n') {
             s.line++;
             s.col = 1;
         } else {
             s.col++;
         }
+    }
+    if (p->posc) {
+        p->posc->at = q;
+        p->posc->pos = s;
     }
     return s;
 }
@@ -1871,7 +1887,7 @@ static bool parse_condition(lp *p, const char *s, const char *end)
         return false;
     }
     p->t->quant = q;
-    p->t->cond = c_or(&c);
+    p->t->cond = cond_balance(c_or(&c));
     if (!p->t->cond)
         return false;
     cskip(&c);
@@ -2409,6 +2425,8 @@ static void widen_locations(test *t)
 test *litmus_parse(const char *file, const char *text, diag *d, litmus_arch *arch)
 {
     lp *p = calloc(1, sizeof *p);
+    struct poscache posc = {0};
+    p->posc = &posc;
     d->file = file;
     d->source = text;
     p->src = text;

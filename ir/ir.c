@@ -245,14 +245,79 @@ void block_free(block *b)
     free(b->v);
 }
 
+/* Front ends build chains of && and || leaning left; the loop walks that side so that freeing a long chain does not
+   recurse once per operand. */
 void cond_free(cond *c)
 {
-    if (!c)
-        return;
-    cond_free(c->a);
-    cond_free(c->b);
-    free(c);
+    while (c) {
+        cond *left = c->a;
+        cond_free(c->b);
+        free(c);
+        c = left;
+    }
 }
+
+static bool is_chain(const cond *c, condkind_t kind) { return c && c->kind == kind && (kind == C_AND || kind == C_OR); }
+
+static cond *balance_rec(cond *c);
+
+/* The operands of the maximal run of one operator under c, left to right, and its operator nodes. */
+static cond *balance_chain(cond *c)
+{
+    condkind_t kind = c->kind;
+    int cap = 16, n = 0, nops = 0, top = 0;
+    cond **leaf = malloc((size_t)cap * sizeof *leaf), **op = malloc((size_t)cap * sizeof *op),
+         **stack = malloc((size_t)cap * sizeof *stack);
+    stack[top++] = c;
+    while (top) {
+        cond *x = stack[--top];
+        if (n + 2 > cap || nops + 2 > cap || top + 2 > cap) {
+            cap *= 2;
+            leaf = realloc(leaf, (size_t)cap * sizeof *leaf);
+            op = realloc(op, (size_t)cap * sizeof *op);
+            stack = realloc(stack, (size_t)cap * sizeof *stack);
+        }
+        if (is_chain(x, kind)) {
+            op[nops++] = x;
+            stack[top++] = x->b; /* popped after a: operands stay in order */
+            stack[top++] = x->a;
+        } else {
+            leaf[n++] = balance_rec(x);
+        }
+    }
+    /* Pair neighbours until one is left: n operands, n - 1 operator nodes reused, depth log2 n. */
+    int used = 0;
+    while (n > 1) {
+        int m = 0;
+        for (int i = 0; i + 1 < n; i += 2) {
+            cond *j = op[used++];
+            j->a = leaf[i];
+            j->b = leaf[i + 1];
+            leaf[m++] = j;
+        }
+        if (n % 2)
+            leaf[m++] = leaf[n - 1];
+        n = m;
+    }
+    cond *root = leaf[0];
+    free(leaf);
+    free(op);
+    free(stack);
+    return root;
+}
+
+static cond *balance_rec(cond *c)
+{
+    if (!c)
+        return NULL;
+    if (c->kind == C_AND || c->kind == C_OR)
+        return balance_chain(c);
+    if (c->kind == C_NOT)
+        c->a = balance_rec(c->a);
+    return c;
+}
+
+cond *cond_balance(cond *c) { return balance_rec(c); }
 
 void test_free(test *t)
 {

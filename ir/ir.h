@@ -369,5 +369,8 @@ void block_clone(block *dst, const block *src);
 expr *expr_clone(const expr *e);
 size_t vtype_size(vtype_t t);
 void cond_free(cond *c);
+/* The same condition with each run of && (or of ||) as a balanced tree: a chain of n operands is log2 n deep, not
+   n, for the recursive walks over conditions (evaluation, printing, reports). The operands keep their order. */
+cond *cond_balance(cond *c);
 
 #endif

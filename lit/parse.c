@@ -20,7 +20,8 @@ bool nest_in(parser *p)
         return true;
     p->depth--;
     if (!failed(p))
-        diag_error(p->d, p->tok.line, p->tok.col, "nested more than %d deep", IR_MAX_NESTING);
+        diag_error(p->d, p->tok.line, p->tok.col, "nested more than %d deep (each block, else if, parenthesis, unary "
+                   "operator and operator of a chain is a level)", IR_MAX_NESTING);
     return false;
 }
 
@@ -462,9 +463,12 @@ static int binop_prec(tokkind_t k, binop_t *op)
 }
 
 /* `stop_at_eq` keeps comparisons for the caller (await ... >= v). */
+/* Each operator a chain adds makes the tree one deeper (a - b - c is (a - b) - c), so it counts as nesting: the
+   walks over expressions recurse once per level. */
 static expr *parse_binary(parser *p, int min_prec, bool stop_at_eq)
 {
     expr *a = parse_unary(p);
+    int levels = 0;
     while (a) {
         binop_t op;
         int prec = binop_prec(p->tok.kind, &op);
@@ -472,15 +476,23 @@ static expr *parse_binary(parser *p, int min_prec, bool stop_at_eq)
             break;
         if (stop_at_eq && prec <= 7)
             break;
+        if (!nest_in(p)) {
+            expr_free(a);
+            a = NULL;
+            break;
+        }
+        levels++;
         srcpos pos = here(p);
         advance(p);
         expr *b = parse_binary(p, prec + 1, stop_at_eq);
         if (!b) {
             expr_free(a);
-            return NULL;
+            a = NULL;
+            break;
         }
         a = expr_bin(op, a, b, pos);
     }
+    p->depth -= levels;
     return a;
 }
 
@@ -896,7 +908,12 @@ static bool parse_stmt(parser *p, block *b)
         if (ok && tok_is(&p->tok, "else")) {
             advance(p);
             if (tok_is(&p->tok, "if")) {
-                ok = parse_stmt(p, &in.els);
+                /* else if: the if is a block of its own in the IR, one level deeper */
+                ok = nest_in(p);
+                if (ok) {
+                    ok = parse_stmt(p, &in.els);
+                    p->depth--;
+                }
             } else {
                 ok = parse_block(p, &in.els);
             }

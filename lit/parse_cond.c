@@ -382,7 +382,7 @@ bool parse_condition(parser *p, quant_t q)
     }
     advance(p);
     p->t->quant = q;
-    p->t->cond = parse_cond_or(p);
+    p->t->cond = cond_balance(parse_cond_or(p));
     return p->t->cond != NULL;
 }
 

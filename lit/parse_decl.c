@@ -818,12 +818,17 @@ bool parse_thread(parser *p)
     }
     ok = ok && parse_block(p, &proto.code);
     p->th = NULL;
-    /* One thread per index tuple. */
+    /* One thread per index tuple. The product stops growing past the limit: four ranges of 100000
+       overflow a long, and after an error the bounds may be unset. */
     long count = 1;
-    for (int i = 0; i < nidx; i++)
+    for (int i = 0; ok && i < nidx && count <= 4096; i++)
         count *= hi[i] - lo[i];
     if (ok && t->nthreads + count > 4096) {
-        diag_error(p->d, name.line, name.col, "too many threads (%ld)", count);
+        if (count > 4096)
+            diag_error(p->d, name.line, name.col, "too many threads (the index ranges give more than 4096)");
+        else
+            diag_error(p->d, name.line, name.col, "too many threads (%ld here after %d before; at most 4096)", count,
+                       t->nthreads);
         ok = false;
     }
     int64_t idx[MAX_INDICES + 1];

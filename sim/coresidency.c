@@ -172,6 +172,15 @@ int check_coresidency(const test *t, const explore_opts *o, explore_result *res)
     bool any = false;
     for (int k = 0; k < nk; k++)
         any = any || count[k];
+    /* Trying only some first workgroups would miss hangs without saying so. */
+    if (schedules > MAX_SCHEDULES) {
+        snprintf(res->err, sizeof res->err,
+                 "%s: error: the kernels launched normally give %ld choices of the workgroup each runs first, more than "
+                 "memsim tries (%d); launch some of them collectively or give them fewer workgroups",
+                 t->file, schedules, MAX_SCHEDULES);
+        rc = 1;
+        any = false;
+    }
     /* Every choice of the workgroup that each such kernel runs first. */
     for (long s = 0; any && s < schedules && s < MAX_SCHEDULES && rc == 0; s++) {
         long rest = s;

@@ -6,6 +6,9 @@
 #include <string.h>
 
 enum { MAX_DEPTH = 64, MAX_LOOP_ITERATIONS = 100000 };
+/* An error, not a crash: the .lit parser allows deeper nesting (IR_MAX_NESTING) than a path's frame stack holds. */
+static const char TOO_DEEP[] = "blocks nested more than 64 deep (if, else if, while and for each add a level)";
+_Static_assert(MAX_DEPTH == 64, "TOO_DEEP names MAX_DEPTH");
 
 typedef struct {
     const block *b;
@@ -783,7 +786,7 @@ static void step_inner(sx *x, pstate *s, const inst *in)
         if (from >= to)
             return;
         if (s->depth == MAX_DEPTH) {
-            fail(x, in, "%s", "blocks nested too deeply");
+            fail(x, in, "%s", TOO_DEEP);
             return;
         }
         s->regs[in->dst] = mk_const(x, from);
@@ -802,7 +805,7 @@ static void step_inner(sx *x, pstate *s, const inst *in)
             return;
         }
         if (s->depth == MAX_DEPTH) {
-            fail(x, in, "%s", "blocks nested too deeply");
+            fail(x, in, "%s", TOO_DEEP);
             return;
         }
         s->stack[s->depth++] = (frame){.b = &in->body, .loop = in, .to = bound, .iterations = 1, .ev_start = s->nev};
@@ -852,7 +855,12 @@ static void step_inner(sx *x, pstate *s, const inst *in)
             if (b->n && s->depth < MAX_DEPTH)
                 s->stack[s->depth++] = (frame){.b = b};
             else if (b->n)
-                fail(x, in, "%s", "blocks nested too deeply");
+                fail(x, in, "%s", TOO_DEEP);
+            return;
+        }
+        /* Both ways may push a frame. */
+        if (s->depth == MAX_DEPTH && (in->els.n || in->body.n)) {
+            fail(x, in, "%s", TOO_DEEP);
             return;
         }
         pstate *f = state_copy(x, s);

@@ -217,6 +217,40 @@ static void test_wide_counts(void)
     CU_ASSERT_FALSE(count_factorial(58, &f)); /* 58! > 2^256 > 57! */
 }
 
+/* Ifs on a loaded value nested 100 deep: the parser allows 200 levels, a path's frame stack holds 64. The branch
+   that the condition cannot decide pushed a frame unchecked and wrote past the stack (a crash); now an error at
+   the if that goes too deep. 60 levels run. */
+static void test_deep_blocks(void)
+{
+    for (int n = 60; n <= 100; n += 40) {
+        char text[4096];
+        int at = snprintf(text, sizeof text, "test t\nmemory { x: i32 }\nthread P @gpu0.wg0 {\n r = ld x\n");
+        for (int i = 0; i < n; i++)
+            at += snprintf(text + at, sizeof text - (size_t)at, " if r == 0 {\n");
+        at += snprintf(text + at, sizeof text - (size_t)at, " st x, 1\n");
+        for (int i = 0; i < n; i++)
+            at += snprintf(text + at, sizeof text - (size_t)at, " }\n");
+        snprintf(text + at, sizeof text - (size_t)at, "}\nexists (x == 1)\n");
+        diag d = {0};
+        test *t = lit_parse("e.lit", text, &d);
+        diag_free(&d);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        explore_opts o = {.models = {&model_src11}, .nmodels = 1};
+        explore_result r;
+        memset(&r, 0, sizeof r);
+        int rc = explore(t, &o, &r);
+        if (n == 60) {
+            CU_ASSERT_EQUAL(rc, 0);
+        } else {
+            CU_ASSERT_NOT_EQUAL(rc, 0);
+            CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "e.lit:68:"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "thread P: blocks nested more than 64 deep"));
+        }
+        explore_result_free(&r);
+        test_free(t);
+    }
+}
+
 void add_explore_tests(void)
 {
     CU_pSuite s = CU_add_suite("explorer", NULL, NULL);
@@ -230,4 +264,5 @@ void add_explore_tests(void)
     CU_add_test(s, "kernel boundaries", test_kernels);
     CU_add_test(s, "pointer provenance", test_pointer_provenance);
     CU_add_test(s, "wide counts", test_wide_counts);
+    CU_add_test(s, "blocks deeper than a path's frames", test_deep_blocks);
 }

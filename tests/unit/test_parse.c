@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../ir/condprint.h"
 #include "../../lit/parse.h"
 #include "unit.h"
 
@@ -193,6 +194,14 @@ static const struct {
     {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { st x, $ }\n", "t.lit:3:28: error: unexpected character '$'"},
     {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { x = 1 }\n", "'x' is a memory location; a register cannot share its name"},
     {"test t\n", "the test has no threads"},
+    /* A chain of operators is a tree as deep as it is long: the walks over it recurse per level. */
+    {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { r = 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 }\n",
+     "error: nested more than 200 deep (each block, else if, parenthesis, unary operator and operator of a chain is a level)"},
+    /* The thread count of index ranges used to be a plain product: four ranges of 100000 overflowed it (UB). */
+    {"test t\nmemory { x: i32 }\nthread P for a in 0..100000, b in 0..100000, c in 0..100000, d in 0..100000 @gpu0.wg(0) { st x, 1 }\n",
+     "t.lit:3:8: error: too many threads (the index ranges give more than 4096)"},
+    /* After an error in a range the bounds are unset; the product must not read them. */
+    {"test t\nmemory { x: i32 }\nthread P for a in 0..100000, b in 0..z @gpu0.wg(0) { st x, 1 }\n", "error:"},
     {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { do { r0 = ld x } until r0 == 1 }\n",
      "expected 'while CONDITION' after the body of 'do { ... }'"},
     {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { bar.arrive 1 }\n", "bar.arrive needs a thread count"},
@@ -287,6 +296,9 @@ static void test_deep_nesting(void)
         {head, "if 1 == 1 { ", "st x, 1", " }", " }\n"},
         {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { st x, 1 }\nexists ", "(", "x == 1", ")", "\n"},
         {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { st x, 1 }\nexists ", "!", "x == 1", "", "\n"},
+        /* chains: an else-if chain nests blocks, a chain of operators nests the expression's tree */
+        {head, "if 1 == 1 { st x, 1 } else ", "if 1 == 1 { st x, 1 }", "", " }\n"},
+        {"test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { r = ", "1 - ", "1", "", " }\n"},
     };
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         char *deep = nested(shapes[i].head, shapes[i].open, shapes[i].mid, shapes[i].close, shapes[i].tail, 100000);
@@ -317,6 +329,48 @@ static void test_errors(void)
     }
 }
 
+static int cond_depth(const cond *c)
+{
+    if (!c)
+        return 0;
+    int a = cond_depth(c->a), b = cond_depth(c->b);
+    return 1 + (a > b ? a : b);
+}
+
+static void name_operand(void *ctx, const operand *o, char *buf, size_t n)
+{
+    (void)ctx;
+    snprintf(buf, n, "%lld", (long long)(o->kind == OPND_CONST ? o->value : -1));
+}
+
+/* A condition of 5000 comparisons used to be a chain 5000 deep, and the walks over it overflowed the stack. It
+   is now a balanced tree with its comparisons in the written order, and means the same. */
+static void test_long_condition(void)
+{
+    enum { N = 5000 };
+    size_t cap = 64 + (size_t)N * 24;
+    char *text = malloc(cap), *want = malloc(cap);
+    int at = snprintf(text, cap, "test t\nmemory { x: i32 }\nthread P @gpu0.wg0 { st x, 1 }\nexists (");
+    int w = 0;
+    want[0] = 0;
+    for (int i = 0; i < N; i++) {
+        at += snprintf(text + at, cap - (size_t)at, "%s%d == %d", i ? (i % 7 ? " && " : " || ") : "", i, i);
+        w += snprintf(want + w, cap - (size_t)w, "%s%d == %d", i ? (i % 7 ? " && " : " || ") : "", i, i);
+    }
+    snprintf(text + at, cap - (size_t)at, ")\n");
+    test *t = parse(text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT(cond_depth(t->cond) <= 16);
+    char *printed = calloc(1, cap);
+    cond_style st = {" && ", " || ", "!(", name_operand, NULL};
+    cond_print(t->cond, &st, printed, cap);
+    CU_ASSERT_STRING_EQUAL(printed, want);
+    test_free(t);
+    free(printed);
+    free(text);
+    free(want);
+}
+
 /* Truncations of a valid file never crash and always fail cleanly or parse. */
 static void test_prefixes(void)
 {
@@ -343,6 +397,7 @@ void add_parse_tests(void)
     CU_add_test(s, "kernels and host order", test_kernels);
     CU_add_test(s, "i8 and await comparisons", test_i8_and_await_ops);
     CU_add_test(s, "error messages", test_errors);
+    CU_add_test(s, "a long condition is a shallow tree", test_long_condition);
     CU_add_test(s, "while loops and barriers with a count", test_loops_and_counted_barriers);
     CU_add_test(s, "every prefix of a file", test_prefixes);
     CU_add_test(s, "nesting deeper than the bound is an error", test_deep_nesting);

@@ -339,6 +339,26 @@ static void test_coresidency(void)
     CU_ASSERT_EQUAL(verdict_of(text, &model_ptx, NULL, 0), V_HOLDS);
 }
 
+/* Two normal kernels of 17 workgroups: 289 choices of first workgroups, more than memsim tries. It used to try
+   the first 256 and report the rest as checked. */
+static void test_too_many_schedules(void)
+{
+    char text[8192];
+    int at = snprintf(text, sizeof text, "test t\nmemory { x: i32 }\nkernel K0 @gpu0 launch normal\nkernel K1 @gpu1 launch normal\n");
+    for (int k = 0; k < 2; k++)
+        for (int w = 0; w < 17; w++)
+            at += snprintf(text + at, sizeof text - (size_t)at, "thread T%d_%d @gpu%d.wg%d in K%d { r = 1 }\n", k,
+                           w, k, w, k);
+    test *t = parse_ok(text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    explore_opts o = {.models = {&model_ptx}, .nmodels = 1, .jobs = 1};
+    explore_result r;
+    CU_ASSERT_NOT_EQUAL(explore(t, &o, &r), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "give 289 choices of the workgroup each runs first"));
+    explore_result_free(&r);
+    test_free(t);
+}
+
 static void test_diagnoses(void)
 {
     const char *text = "test t\nheap { ranks 3; fine\n x: i32 = 0\n s: u64 = 0 }\n"
@@ -369,5 +389,6 @@ void add_shmem_tests(void)
     CU_add_test(s, "error messages", test_errors);
     CU_add_test(s, "what each call does", test_semantics);
     CU_add_test(s, "normal and collective launches", test_coresidency);
+    CU_add_test(s, "too many first workgroups is an error", test_too_many_schedules);
     CU_add_test(s, "diagnoses name the call", test_diagnoses);
 }
