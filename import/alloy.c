@@ -233,12 +233,19 @@ test *alloy_parse(const char *file, const char *text, diag *d, alloy_expects *ex
             continue;
         }
         if (strstr(b, "NEWTHREAD")) {
-            char *dg = strpbrk(b, "0123456789");
+            char *dg = strpbrk(b, "0123456789"), *dend;
+            long num = threadnum + 1L;
+            /* atoi wrapped a long number silently, and the next thread's number could overflow */
+            if (dg && (!alloy_number(dg, &dend, &num) || num > 1000000)) {
+                diag_error(d, line, (int)(dg - buf) + 1, "a thread number must be from 0 to 1000000");
+                ok = false;
+                break;
+            }
             if (ninst) {
-                threadnum = dg ? atoi(dg) : threadnum + 1;
+                threadnum = (int)num;
                 cur_thread = -1;
             } else if (dg) {
-                threadnum = atoi(dg);
+                threadnum = (int)num;
             }
             continue;
         }

@@ -136,6 +136,15 @@ static void test_alloy_errors(void)
     CU_ASSERT_PTR_NULL(t);
     CU_ASSERT(d.msg && strstr(d.msg, "e.test:4:1: error: thread P1 is declared twice"));
     diag_free(&d);
+    /* Thread numbers: atoi wrapped a long one, and the number after INT_MAX overflowed (UB). */
+    t = alloy_parse("e.test", "NEWTHREAD 2147483647\nst.sc0 x = 1\nNEWTHREAD\nst.sc0 y = 1\n", &d, &ex);
+    CU_ASSERT_PTR_NULL(t);
+    CU_ASSERT(d.msg && strstr(d.msg, "e.test:1:11: error: a thread number must be from 0 to 1000000"));
+    diag_free(&d);
+    t = alloy_parse("e.test", "NEWTHREAD 99999999999999999999\nst.sc0 x = 1\n", &d, &ex);
+    CU_ASSERT_PTR_NULL(t);
+    CU_ASSERT(d.msg && strstr(d.msg, "a thread number must be from 0 to 1000000"));
+    diag_free(&d);
     t = parse_ok("NEWTHREAD\nst.sc0 x = 1\nSATISFIABLE consistent[X] && #co=1\n", &ex);
     bool sat;
     char err[256];
