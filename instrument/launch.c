@@ -2,6 +2,7 @@
 #include "launch.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -76,10 +77,14 @@ static void next(lexer *L)
     } else if (isdigit((unsigned char)c)) {
         t.kind = TK_INT;
         char *end;
+        errno = 0;
         t.value = (int64_t)strtoll(L->at, &end, 0);
+        bool range = errno == ERANGE; /* strtoll saturates: a different number, silently */
         while (L->at < end)
             advance_char(L);
-        if (isalnum((unsigned char)*L->at) || *L->at == '_') {
+        if (range)
+            ERR(L, t.line, t.col, "the number does not fit 64 bits");
+        else if (isalnum((unsigned char)*L->at) || *L->at == '_') {
             ERR(L, t.line, t.col, "malformed number");
             while (isalnum((unsigned char)*L->at) || *L->at == '_')
                 advance_char(L);

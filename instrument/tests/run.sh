@@ -96,6 +96,10 @@ out=$("$memsim" kernel "$tmp/m.lit" 2>&1); rc=$?
 printf 'test big\nconst N = 9223372036854775807\nmemory { x: i32 }\nkernel k from "k.ll" @gpu0 grid 1 block N + 1 args (x)\nforall (x == 0)\n' >"$tmp/big.lit"
 out=$("$memsim" kernel "$tmp/big.lit" 2>&1); rc=$?
 [ $rc = 2 ] && echo "$out" | grep -q "big.lit:4:43: error: constant expression overflows 64 bits" || fail "overflow: exit $rc: $out"
+# a number past 64 bits was saturated by strtoll: silently another number
+printf 'test huge\nmemory { x: i32 }\nkernel k from "k.ll" @gpu0 grid 1 block 1 args (99999999999999999999)\nforall (x == 0)\n' >"$tmp/huge.lit"
+out=$("$memsim" kernel "$tmp/huge.lit" 2>&1); rc=$?
+[ $rc = 2 ] && echo "$out" | grep -q "huge.lit:3:49: error: the number does not fit 64 bits" || fail "huge number: exit $rc: $out"
 python3 -c "print('test deep\\nconst N = ' + '('*50000 + '1' + ')'*50000 + '\\nmemory { x: i32 }\\nkernel k from \\"k.ll\\" @gpu0 grid 1 block N args (x)\\nforall (x == 0)')" >"$tmp/deep.lit"
 out=$("$memsim" kernel "$tmp/deep.lit" 2>&1); rc=$?
 [ $rc = 2 ] && echo "$out" | grep -q "deep.lit:2:211: error: parentheses nested more than 200 deep" || fail "deep nesting: exit $rc: $(echo "$out" | head -c 300)"
