@@ -15,12 +15,12 @@
 void budget_fail(shared *sh, const char *fmt, ...)
 {
     pthread_mutex_lock(&sh->lock);
-    if (!sh->failed) {
+    if (!flag_get(&sh->failed)) {
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(sh->err, sizeof sh->err, fmt, ap);
         va_end(ap);
-        sh->failed = 1;
+        flag_set(&sh->failed);
     }
     pthread_mutex_unlock(&sh->lock);
 }
@@ -153,25 +153,25 @@ void budget_after_record(explorer *e, int m, const model_verdict *v, const int64
     const explore_opts *o = e->o;
     if (o->first == FIRST_NEVER)
         return;
-    if (!sh->found[m]) {
+    if (!flag_get(&sh->found[m])) {
         bool ub_race = v->nraces > 0 && o->models[m]->races_are_ub;
         bool counter = o->first == FIRST_IF_RACE
                            ? ub_race && !sh->error_paths
                            : ub_race || e->hang || e->error_at || shows_condition(e, vals);
         if (counter) {
-            __atomic_store_n(&sh->found[m], 1, __ATOMIC_RELAXED);
+            flag_set(&sh->found[m]);
             bool all = true;
             for (int k = 0; k < o->nmodels; k++)
-                all = all && sh->found[k];
+                all = all && flag_get(&sh->found[k]);
             if (all)
-                __atomic_store_n(&sh->found_all, 1, __ATOMIC_RELAXED);
+                flag_set(&sh->found_all);
         }
     }
-    if (!sh->found_all)
+    if (!flag_get(&sh->found_all))
         return;
     /* The part may stop once each model has a consistent execution in it. */
     for (int k = 0; k < o->nmodels; k++)
         if (count_is_zero(e->pr->pm[k].consistent))
             return;
-    __atomic_store_n(&sh->stop_part[e->part], 1, __ATOMIC_RELAXED);
+    flag_set(&sh->stop_part[e->part]);
 }

@@ -19,12 +19,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parallel.h"
 #include "pathfilter.h"
 
 int explore(const test *t, const explore_opts *o, explore_result *res)
 {
     int rc = explore_once(t, o, res);
     return rc == 0 ? check_coresidency(t, o, res) : rc;
+}
+
+typedef struct {
+    const test *t;
+    thread_paths *tp;
+    char (*err)[1024];
+    int *rc;
+    bool all; /* in parallel every thread runs; in order, none after the first that fails */
+} sym_job;
+
+static void symexec_step(void *ctx, int th)
+{
+    sym_job *j = ctx;
+    if (!j->all && th > 0 && j->rc[th - 1] != 0) {
+        j->rc[th] = j->rc[th - 1];
+        return;
+    }
+    j->rc[th] = symexec_thread(j->t, th, &j->tp[th], j->err[th], sizeof j->err[th]);
 }
 
 int explore_once(const test *t, const explore_opts *o, explore_result *res)
@@ -78,11 +97,20 @@ int explore_once(const test *t, const explore_opts *o, explore_result *res)
     pthread_mutex_init(&sh->lock, NULL);
     clock_gettime(CLOCK_MONOTONIC, &sh->start);
     sh->tp = calloc((size_t)(t->nthreads ? t->nthreads : 1), sizeof *sh->tp);
+    /* Each thread's paths on its own, under -j N in parallel; the first thread in order that fails names the
+       error, as when they run one after another. */
+    int jobs = o->jobs > 0 ? o->jobs : 1;
+    sym_job sj = {t, sh->tp, calloc((size_t)(t->nthreads ? t->nthreads : 1), sizeof *sj.err),
+                  calloc((size_t)(t->nthreads ? t->nthreads : 1), sizeof *sj.rc), jobs > 1};
+    parallel_steps(t->nthreads, jobs, symexec_step, &sj);
     int rc = 0;
     for (int th = 0; th < t->nthreads && rc == 0; th++)
-        rc = symexec_thread(t, th, &sh->tp[th], res->err, sizeof res->err);
+        if ((rc = sj.rc[th]) != 0)
+            snprintf(res->err, sizeof res->err, "%s", sj.err[th]);
+    free(sj.err);
+    free(sj.rc);
     if (rc == 0)
-        pathfilter(t, sh->tp);
+        pathfilter_jobs(t, sh->tp, jobs);
     /* A path that ends in an error outranks a race: --first's default for
      * race expectations must then see every execution. */
     for (int th = 0; th < t->nthreads && rc == 0; th++)

@@ -195,7 +195,11 @@ bool claim_unit(explorer *e);
 
 /* budget.c: whether to stop (failure, budget, first counterexample), the
  * progress line, and the check of a recorded candidate for --first. */
-static inline bool should_stop(const explorer *e) { return e->sh->failed || e->sh->stop_part[e->part]; }
+/* The shared flags are set by one worker and read by the others while they run: atomic both ways (a plain read
+   beside an atomic write is a data race; ThreadSanitizer found them). */
+static inline int flag_get(volatile int *f) { return __atomic_load_n(f, __ATOMIC_RELAXED); }
+static inline void flag_set(volatile int *f) { __atomic_store_n(f, 1, __ATOMIC_RELAXED); }
+static inline bool should_stop(const explorer *e) { return flag_get(&e->sh->failed) || flag_get(&e->sh->stop_part[e->part]); }
 void budget_after_candidate(explorer *e);
 void budget_after_node(explorer *e);
 void budget_after_record(explorer *e, int m, const model_verdict *v, const int64_t *vals);

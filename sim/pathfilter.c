@@ -25,11 +25,13 @@
  * combination, each dying only inside the reads-from search. */
 #include "pathfilter.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../model/base.h"
 #include "cellvals.h"
+#include "parallel.h"
 
 typedef struct {
     int thread;
@@ -42,8 +44,9 @@ typedef struct {
     const test *t;
     thread_paths *tp;
     int nthreads;
-    site *sites;         /* writes of every path of every thread, by cell */
-    int *first;          /* [ncells + 1] */
+    site *sites;         /* writes of every path of every thread, by cell, each distinct write once */
+    int *first;          /* [ncells + 1]: where a cell's sites start */
+    int *nsites;         /* [ncells]: how many it has */
     bool *must;          /* [thread * ncells + cell]: written on every path */
     cellvals *cv;        /* [ncells]: the values each cell can hold */
 } env;
@@ -106,6 +109,26 @@ static bool runs_to_end(const env *E, int th)
     return true;
 }
 
+/* Sites that answer read_sources alike: one thread's write by one instruction, of one known value (or of
+   values not known). The event's other fields come from the instruction and the thread. */
+static bool same_site(const site *a, const site *b)
+{
+    return a->thread == b->thread && a->ev.src == b->ev.src && a->known == b->known &&
+           (!a->known || a->value == b->value) && a->ev.ord == b->ev.ord && a->ev.scope == b->ev.scope &&
+           a->ev.kind == b->ev.kind && a->ev.cell == b->ev.cell;
+}
+
+static uint64_t site_hash(const site *s)
+{
+    uint64_t h = (uint64_t)s->thread * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)s->ev.src ^
+                 (uint64_t)s->ev.cell * 0xC2B2AE3D27D4EB4Full;
+    if (s->known)
+        h ^= (uint64_t)s->value * 0x165667B19E3779F9ull + 1;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 32);
+}
+
 static void env_build(env *E)
 {
     const test *t = E->t;
@@ -127,6 +150,10 @@ static void env_build(env *E)
         E->first[c + 1] = E->first[c] + count[c];
     E->sites = malloc((size_t)(total ? total : 1) * sizeof *E->sites);
     memset(count, 0, (size_t)nc * sizeof *count);
+    size_t hcap = 16;
+    while (hcap < 2 * (size_t)total)
+        hcap *= 2;
+    int *hash = calloc(hcap, sizeof *hash); /* index + 1 of a site, 0 for none */
     int *paths_writing = calloc((size_t)nc + 1, sizeof *paths_writing);
     for (int th = 0; th < E->nthreads; th++) {
         memset(paths_writing, 0, (size_t)nc * sizeof *paths_writing);
@@ -136,10 +163,19 @@ static void env_build(env *E)
                 const pevent *pe = &p->ev[k];
                 if (pe->kind != EV_W)
                     continue;
-                site *s = &E->sites[E->first[pe->cell] + count[pe->cell]++];
-                s->thread = th;
-                s->known = static_value(t, &E->tp[th], pe, &s->value);
-                s->ev = pevent_event(t, th, pe);
+                /* The same write on many paths (511 paths of one K3 thread) is one site: read_sources only
+                   asks whether some site, or every site, has a property of its own. */
+                site w = {.thread = th};
+                w.known = static_value(t, &E->tp[th], pe, &w.value);
+                w.ev = pevent_event(t, th, pe);
+                uint64_t h = site_hash(&w) & (hcap - 1);
+                while (hash[h] && !same_site(&E->sites[hash[h] - 1], &w))
+                    h = (h + 1) & (hcap - 1);
+                if (!hash[h]) {
+                    int at = E->first[pe->cell] + count[pe->cell]++;
+                    E->sites[at] = w;
+                    hash[h] = at + 1;
+                }
                 bool earlier = false;
                 for (int j = 0; j < k && !earlier; j++)
                     earlier = p->ev[j].kind == EV_W && p->ev[j].cell == pe->cell;
@@ -152,13 +188,15 @@ static void env_build(env *E)
                 E->must[(size_t)th * (size_t)nc + (size_t)c] = paths_writing[c] == E->tp[th].n;
     }
     free(paths_writing);
-    free(count);
+    free(hash);
+    E->nsites = count;
 }
 
 static void env_free(env *E)
 {
     free(E->sites);
     free(E->first);
+    free(E->nsites);
     free(E->must);
     cellvals_free(E->cv, E->t->ncells);
 }
@@ -203,7 +241,7 @@ static sources read_sources(const env *E, int th, const tpath *p, int k, const e
         if (!known || satisfies(tp, p, r->read, v))
             s.other = true, s.all_fail = false;
     }
-    for (int i = E->first[c]; i < E->first[c + 1]; i++) {
+    for (int i = E->first[c]; i < E->first[c] + E->nsites[c]; i++) {
         const site *w = &E->sites[i];
         if (w->thread == th)
             continue;
@@ -260,22 +298,44 @@ static bool path_feasible(const env *E, int th, const tpath *p)
     return true;
 }
 
-int pathfilter(const test *t, thread_paths *tp)
+typedef struct {
+    const env *E;
+    bool **keep;  /* [thread][path] */
+    int *nkeep;   /* [thread] */
+} judge_job;
+
+/* One thread's paths against the environment, which no step changes. */
+static void judge_thread(void *ctx, int th)
+{
+    judge_job *j = ctx;
+    const thread_paths *T = &j->E->tp[th];
+    bool *keep = malloc((size_t)(T->n ? T->n : 1) * sizeof *keep);
+    int nkeep = 0;
+    for (int i = 0; i < T->n; i++) {
+        keep[i] = path_feasible(j->E, th, &T->v[i]);
+        nkeep += keep[i];
+    }
+    j->keep[th] = keep;
+    j->nkeep[th] = nkeep;
+}
+
+int pathfilter(const test *t, thread_paths *tp) { return pathfilter_jobs(t, tp, 1); }
+
+int pathfilter_jobs(const test *t, thread_paths *tp, int jobs)
 {
     int dropped = 0;
+    int nt = t->nthreads ? t->nthreads : 1;
     for (int round = 0; round < 4; round++) {
-        env E = {t, tp, t->nthreads, NULL, NULL, NULL, NULL};
+        env E = {.t = t, .tp = tp, .nthreads = t->nthreads};
         env_build(&E);
         E.cv = cellvals_build(t, tp);
+        judge_job j = {&E, calloc((size_t)nt, sizeof *j.keep), calloc((size_t)nt, sizeof *j.nkeep)};
+        parallel_steps(t->nthreads, jobs, judge_thread, &j);
         int now = 0;
         for (int th = 0; th < t->nthreads; th++) {
             thread_paths *T = &tp[th];
-            bool *keep = malloc((size_t)(T->n ? T->n : 1) * sizeof *keep);
-            int nkeep = 0;
-            for (int i = 0; i < T->n; i++) {
-                keep[i] = path_feasible(&E, th, &T->v[i]);
-                nkeep += keep[i];
-            }
+            bool *keep = j.keep[th];
+            int nkeep = j.nkeep[th];
             /* A thread with no feasible path: leave it whole, and the search
              * finds that nothing is consistent. */
             if (nkeep > 0 && nkeep < T->n) {
@@ -292,6 +352,8 @@ int pathfilter(const test *t, thread_paths *tp)
             }
             free(keep);
         }
+        free(j.keep);
+        free(j.nkeep);
         env_free(&E);
         dropped += now;
         if (now == 0)

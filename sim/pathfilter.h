@@ -8,6 +8,8 @@
  * under any model here can follow; returns how many it removed.  A thread
  * keeps all its paths when none is feasible. */
 int pathfilter(const test *t, thread_paths *tp);
+/* The same, judging the threads' paths on up to `jobs` threads. */
+int pathfilter_jobs(const test *t, thread_paths *tp, int jobs);
 
 /* The value a write stores when it does not depend on what its thread read:
  * constants, and the exchange or CAS whose new value is a constant. */

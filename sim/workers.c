@@ -90,7 +90,7 @@ void *worker_main(void *arg)
     e->prune = true;
     for (int m = 0; m < sh->o->nmodels; m++)
         e->prune = e->prune && sh->o->models[m]->prune_order;
-    for (int p = 0; p < sh->nparts && !sh->failed; p++) {
+    for (int p = 0; p < sh->nparts && !flag_get(&sh->failed); p++) {
         e->part = p;
         e->pr = &sh->results[p * sh->nworkers + wa->worker];
         e->unit = 0;

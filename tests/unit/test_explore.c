@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../../sim/explore.h"
+#include "../../sim/parallel.h"
 #include "../../lit/parse.h"
 #include "unit.h"
 
@@ -251,6 +252,48 @@ static void test_deep_blocks(void)
     }
 }
 
+/* Under -j N the threads' paths are built in parallel (sim/parallel.c); when several threads fail, the error
+   must still name the first in the file, as with -j 1, whichever finished first. Q fails fast, P after its
+   loop of 90000 iterations; each has a loop of more than 100000. */
+static void test_parallel_errors_in_order(void)
+{
+    const char *text = "test t\nmemory { x: i32 }\n"
+                       "thread P @gpu0.wg0 { for i in 0..90000 { r = i }\n for j in 0..100001 { r = j } }\n"
+                       "thread Q @gpu0.wg1 { for k in 0..100001 { r = k } }\n"
+                       "exists (x == 1)\n";
+    for (int jobs = 1; jobs <= 4; jobs++)
+        for (int rep = 0; rep < 5; rep++) {
+            diag d = {0};
+            test *t = lit_parse("e.lit", text, &d);
+            diag_free(&d);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+            explore_opts o = {.models = {&model_src11}, .nmodels = 1, .jobs = jobs};
+            explore_result r;
+            memset(&r, 0, sizeof r);
+            int rc = explore(t, &o, &r);
+            if (rc == 0 || !strstr(r.err, "thread P"))
+                fprintf(stderr, "\n-j %d: rc %d: %s\n", jobs, rc, r.err);
+            CU_ASSERT_NOT_EQUAL(rc, 0);
+            CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "thread P"));
+            explore_result_free(&r);
+            test_free(t);
+        }
+}
+
+static void count_step(void *ctx, int i) { __atomic_fetch_add(&((int *)ctx)[i], 1, __ATOMIC_RELAXED); }
+
+static void test_parallel_steps(void)
+{
+    int runs[300];
+    for (int jobs = 0; jobs <= 8; jobs++)
+        for (int n = 0; n <= 300; n += 37) {
+            memset(runs, 0, sizeof runs);
+            parallel_steps(n, jobs, count_step, runs);
+            for (int i = 0; i < 300; i++)
+                CU_ASSERT_EQUAL(runs[i], i < n ? 1 : 0);
+        }
+}
+
 void add_explore_tests(void)
 {
     CU_pSuite s = CU_add_suite("explorer", NULL, NULL);
@@ -265,4 +308,6 @@ void add_explore_tests(void)
     CU_add_test(s, "pointer provenance", test_pointer_provenance);
     CU_add_test(s, "wide counts", test_wide_counts);
     CU_add_test(s, "blocks deeper than a path's frames", test_deep_blocks);
+    CU_add_test(s, "-j 2 names the first failing thread", test_parallel_errors_in_order);
+    CU_add_test(s, "parallel steps run each step once", test_parallel_steps);
 }
