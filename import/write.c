@@ -589,13 +589,11 @@ static int write_lit_body(wr *w)
         fprintf(out, "}\n\n");
     }
     if (!w->failed && t->cond) {
-        char buf[8192] = "";
         cond_style st = {" && ", " || ", "!(", lit_operand, w};
-        cond_print(t->cond, &st, buf, sizeof buf);
-        if (strlen(buf) >= sizeof buf - 1)
-            fail(w, "%s: the condition is longer than %zu characters: cannot be written as .lit", t->file, sizeof buf - 2);
-        else if (!w->failed)
-            fprintf(out, "%s (%s)\n", quant_word(t->quant), buf);
+        char *text = cond_text(t->cond, &st);
+        if (!w->failed)
+            fprintf(out, "%s (%s)\n", quant_word(t->quant), text);
+        free(text);
     }
     for (int i = 0; i < t->nexpects && !w->failed; i++) {
         if (t->expects[i].model)
@@ -1017,10 +1015,10 @@ int write_ptx_litmus(FILE *out, const test *t, char *err, size_t errsz)
             }
         }
         if (t->cond) {
-            char buf[8192] = "";
             cond_style st = {" /\\ ", " \\/ ", "~(", ptx_operand, w};
-            cond_print(t->cond, &st, buf, sizeof buf);
-            fprintf(out, "%s\n(%s)\n", quant_word(t->quant), buf);
+            char *text = cond_text(t->cond, &st);
+            fprintf(out, "%s\n(%s)\n", quant_word(t->quant), text);
+            free(text);
         }
         rc = w->failed ? -1 : 0;
     }

@@ -16,5 +16,8 @@ typedef struct {
 
 /* Appends c to the NUL-terminated text in buf (size n), truncating if full. */
 void cond_print(const cond *c, const cond_style *st, char *buf, size_t n);
+/* The whole text, however long, in a new string for the caller to free (the writers: a condition cut short
+   would be another test). */
+char *cond_text(const cond *c, const cond_style *st);
 
 #endif

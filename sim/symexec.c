@@ -245,8 +245,17 @@ static int eval_expr(sx *x, pstate *s, const expr *e)
         if (e->a && !known(x, s, e->a, "the index of an address", &idx))
             return mk_const(x, 0);
         const symvar *V = &h->vars[e->symvar];
-        return mk_address(x, HEAP_BASE(rank) + h->offset[rank][e->symvar] + idx * (int64_t)vtype_size(V->type),
-                          e->symvar + 1);
+        /* One past the end is an address C allows; further is a bug the access might not show (an index of
+           2^62 into an i32 array wraps the address back onto element 0). */
+        if (idx < 0 || idx > V->len) {
+            set_expr_error(s, fmt("&%s[%lld]: the index is out of range (%d elements)", V->name, (long long)idx, V->len));
+            return mk_const(x, 0);
+        }
+        /* Wrapping, as the program's own arithmetic: a huge index is an address outside the heap, which
+           the access reports, not an overflow here. */
+        uint64_t at = (uint64_t)HEAP_BASE(rank) + (uint64_t)h->offset[rank][e->symvar] +
+                      (uint64_t)idx * (uint64_t)vtype_size(V->type);
+        return mk_address(x, (int64_t)at, e->symvar + 1);
     }
     case EX_TRANSLATE: {
         int64_t ptr, from, to;
@@ -793,7 +802,8 @@ static void step_inner(sx *x, pstate *s, const inst *in)
         if (in->body.n)
             s->stack[s->depth++] = (frame){.b = &in->body, .loop = in, .cur = from, .to = to, .step = stepv, .iterations = 1};
         else
-            s->regs[in->dst] = mk_const(x, from + ((to - from + stepv - 1) / stepv - 1) * stepv);
+            /* The counter's last value; in unsigned arithmetic, as to - from may not fit an int64_t. */
+            s->regs[in->dst] = mk_const(x, (int64_t)((uint64_t)from + ((uint64_t)to - (uint64_t)from - 1) / (uint64_t)stepv * (uint64_t)stepv));
         return;
     }
     case I_WHILE: {
@@ -1215,12 +1225,13 @@ static void run(sx *x, pstate *s)
                 s->depth--;
                 continue;
             }
-            if (f->loop && f->cur + f->step < f->to) {
+            int64_t next; /* a counter near INT64_MAX must end the loop, not overflow */
+            if (f->loop && !__builtin_add_overflow(f->cur, f->step, &next) && next < f->to) {
                 if (++f->iterations > MAX_LOOP_ITERATIONS) {
                     fail(x, f->loop, "%s", "a loop runs more than 100000 iterations");
                     return;
                 }
-                f->cur += f->step;
+                f->cur = next;
                 s->regs[f->loop->dst] = mk_const(x, f->cur);
                 f->i = 0;
                 continue;

@@ -164,6 +164,41 @@ static void test_lit_to_ptx_and_back(void)
     diag_free(&d);
 }
 
+/* A condition of 2000 comparisons: the writers printed it into 8 KB, so the PTX litmus written was cut off
+   mid-condition and did not parse (fuzz_convert, on its own seed). Both writers now write it whole. */
+static void test_long_condition_written(void)
+{
+    enum { N = 2000 };
+    char *text = malloc(64 + N * 8);
+    int at = sprintf(text, "PTX long\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.relaxed.gpu.s32 [x], 1 ;\nexists (");
+    for (int i = 0; i < N; i++)
+        at += sprintf(text + at, "%sx=1", i ? " /\\ " : "");
+    sprintf(text + at, ")\n");
+    diag d = {0};
+    test *t = litmus_parse("long.litmus", text, &d, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    int rc;
+    char *ptx = to_text(write_ptx_litmus, t, &rc);
+    CU_ASSERT_EQUAL(rc, 0);
+    test *u = litmus_parse("back.litmus", ptx, &d, NULL);
+    CU_ASSERT_PTR_NOT_NULL(u);
+    char *lit = to_text(write_lit, t, &rc);
+    CU_ASSERT_EQUAL(rc, 0);
+    test *v = lit_parse("back.lit", lit, &d);
+    CU_ASSERT_PTR_NOT_NULL(v);
+    if (u && v) {
+        CU_ASSERT_EQUAL(verdict(u, &model_ptx), V_ALLOWED);
+        CU_ASSERT_EQUAL(verdict(v, &model_ptx), V_ALLOWED);
+    }
+    test_free(u);
+    test_free(v);
+    test_free(t);
+    free(ptx);
+    free(lit);
+    free(text);
+    diag_free(&d);
+}
+
 /* PTX proxies: .lit -> PTX litmus (sust, tld, fence.proxy) -> .lit, the same verdict under ptx75
  * each time (the fence makes the stale texture read impossible). */
 static void test_proxies_round_trip(void)
@@ -266,6 +301,7 @@ void add_write_tests(void)
 {
     CU_pSuite s = CU_add_suite("writers and herd logs", NULL, NULL);
     CU_add_test(s, ".lit -> PTX litmus -> .lit", test_lit_to_ptx_and_back);
+    CU_add_test(s, "a long condition written whole", test_long_condition_written);
     CU_add_test(s, "litmus names .lit cannot take (fuzz_rt)", test_litmus_names);
     CU_add_test(s, "PTX proxies: .lit -> PTX litmus -> .lit", test_proxies_round_trip);
     CU_add_test(s, "what a format cannot say is an error", test_unwritable);

@@ -189,6 +189,30 @@ static void test_pointer_provenance(void)
     CU_ASSERT_EQUAL(result_verdict(t, &r.mr[0]), V_HOLDS);
     explore_result_free(&r);
     test_free(t);
+    /* &x[i] past one beyond the end is an error: 4 * 2^62 wrapped the address onto x[0] (and overflowed). */
+    const char *wrap = "test wrap\nheap { ranks 2; fine\n x: i32[4] = {0, 0, 0, 0} }\n"
+                       "thread P @gpu0.wg0 { p = &x[4611686018427387904]\n st [p], 1 }\n"
+                       "exists (x@0[0] == 1)\n";
+    r = run(wrap, &model_src11, &t);
+    CU_ASSERT_EQUAL(result_verdict(t, &r.mr[0]), V_ERROR);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.mr[0].error_msg, "&x[4611686018427387904]: the index is out of range (4 elements)"));
+    explore_result_free(&r);
+    test_free(t);
+}
+
+/* A for loop whose counter would pass INT64_MAX ends there (the step overflowed: UB); an empty body's last
+   value is computed without overflow too. */
+static void test_for_near_int64_max(void)
+{
+    const char *text = "test big\nmemory { x: i64 }\n"
+                       "thread P @gpu0.wg0 { for i in 9223372036854775800..9223372036854775807 step 5 { st x, i }\n"
+                       " for j in -9223372036854775807..9223372036854775807 step 9223372036854775807 { }\n r = j }\n"
+                       "forall (x == 9223372036854775805 && P:r == 0)\n";
+    test *t;
+    explore_result r = run(text, &model_src11, &t);
+    CU_ASSERT_EQUAL(result_verdict(t, &r.mr[0]), V_HOLDS);
+    explore_result_free(&r);
+    test_free(t);
 }
 
 /* Wide counts (sim/count.c): sums and products past 2^64, exact decimal
@@ -306,6 +330,7 @@ void add_explore_tests(void)
     CU_add_test(s, "register indices", test_index);
     CU_add_test(s, "kernel boundaries", test_kernels);
     CU_add_test(s, "pointer provenance", test_pointer_provenance);
+    CU_add_test(s, "a for loop near INT64_MAX", test_for_near_int64_max);
     CU_add_test(s, "wide counts", test_wide_counts);
     CU_add_test(s, "blocks deeper than a path's frames", test_deep_blocks);
     CU_add_test(s, "-j 2 names the first failing thread", test_parallel_errors_in_order);
