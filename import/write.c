@@ -2,6 +2,7 @@
  * PTX litmus file in the Dat3M/herd GPU format, so that memsim's tests can
  * be run by other tools.  What a format cannot say is an error, never a
  * silently different test. */
+#define _DEFAULT_SOURCE /* open_memstream */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -453,12 +454,39 @@ static bool shmem_unconvertible(wr *w)
     return true;
 }
 
+/* The text is parsed back before it is written out: .lit bounds nesting (blocks, else-ifs, parentheses and
+   operator chains together, IR_MAX_NESTING), which the importers' goto structuring can pass, and a test
+   written must read back. A writer bug shows as "internal:" (fuzz_convert aborts on it). */
 int write_lit(FILE *out, const test *t, char *err, size_t errsz)
 {
-    wr W = {out, t, err, errsz, false, NULL};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        snprintf(err, errsz, "%s: cannot write to memory", t->file);
+        return -1;
+    }
+    wr W = {mem, t, err, errsz, false, NULL};
     lit_names(&W);
     int rc = write_lit_body(&W);
     lit_names_free(&W);
+    fclose(mem);
+    if (rc == 0) {
+        diag d = {0};
+        test *back = lit_parse("written.lit", text, &d);
+        if (!back && d.msg && strstr(d.msg, "nested more than"))
+            snprintf(err, errsz, "%s: the test nests deeper than .lit allows once written (%d levels)", t->file,
+                     IR_MAX_NESTING);
+        else if (!back)
+            snprintf(err, errsz, "internal: the .lit written for %s does not parse back: %s", t->file,
+                     d.msg ? d.msg : "(no message)");
+        else
+            fwrite(text, 1, len, out);
+        rc = back ? 0 : -1;
+        test_free(back);
+        diag_free(&d);
+    }
+    free(text);
     return rc;
 }
 

@@ -199,6 +199,45 @@ static void test_long_condition_written(void)
     diag_free(&d);
 }
 
+/* An IR nested deeper than .lit reads (the litmus importer's goto structuring makes such nests): write_lit
+   refuses it instead of writing a file that does not parse back (fuzz_convert). 150 levels are written. */
+static void test_too_deep_for_lit(void)
+{
+    for (int levels = 150; levels <= 250; levels += 100) {
+        diag d = {0};
+        test *t = lit_parse("d.lit", "test deep\nmemory { x: i32 }\nthread P @gpu0.wg0 { r = ld x\n st x, 1 }\n", &d);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        block *code = &t->threads[0].code;
+        inst st = code->v[1];
+        code->n = 1;
+        block inner = {0};
+        block_push(&inner, &st);
+        for (int i = 0; i < levels; i++) {
+            inst in = {0};
+            in.kind = I_IF;
+            in.dst = -1;
+            in.val = expr_bin(BIN_GT, expr_reg(0, st.pos), expr_const(2, st.pos), st.pos);
+            in.body = inner;
+            inner = (block){0};
+            block_push(&inner, &in);
+        }
+        block_push(code, &inner.v[0]);
+        free(inner.v);
+        int rc;
+        char *lit = to_text(write_lit, t, &rc);
+        if (levels == 150) {
+            CU_ASSERT_EQUAL(rc, 0);
+            CU_ASSERT_PTR_NOT_NULL(strstr(lit, "if (r > 2) {"));
+        } else {
+            CU_ASSERT_EQUAL(rc, -1);
+            CU_ASSERT_EQUAL(lit ? strlen(lit) : 0, 0); /* nothing half-written */
+        }
+        free(lit);
+        test_free(t);
+        diag_free(&d);
+    }
+}
+
 /* PTX proxies: .lit -> PTX litmus (sust, tld, fence.proxy) -> .lit, the same verdict under ptx75
  * each time (the fence makes the stale texture read impossible). */
 static void test_proxies_round_trip(void)
@@ -302,6 +341,7 @@ void add_write_tests(void)
     CU_pSuite s = CU_add_suite("writers and herd logs", NULL, NULL);
     CU_add_test(s, ".lit -> PTX litmus -> .lit", test_lit_to_ptx_and_back);
     CU_add_test(s, "a long condition written whole", test_long_condition_written);
+    CU_add_test(s, "nesting .lit cannot read is refused", test_too_deep_for_lit);
     CU_add_test(s, "litmus names .lit cannot take (fuzz_rt)", test_litmus_names);
     CU_add_test(s, "PTX proxies: .lit -> PTX litmus -> .lit", test_proxies_round_trip);
     CU_add_test(s, "what a format cannot say is an error", test_unwritable);
