@@ -18,6 +18,7 @@ typedef struct {
     size_t errsz;
     bool failed;
     char **lname;        /* .lit: location names, renamed away from reserved words */
+    char **tname;        /* .lit: thread names as identifiers (a template's P[0,1] is P_0_1) */
 } wr;
 
 /* Words the .lit parser reserves (sim/parse.c): a location so named gets a '_'. */
@@ -46,9 +47,39 @@ static const char *lit_ident(const char *name, char *buf, size_t n)
     return buf;
 }
 
+/* A template's instance P[0,1] is not a name .lit can declare: P_0_1, with a '_' more while it clashes. */
+static void lit_thread_names(wr *w)
+{
+    const test *t = w->t;
+    w->tname = calloc((size_t)(t->nthreads ? t->nthreads : 1), sizeof *w->tname);
+    for (int th = 0; th < t->nthreads; th++) {
+        char buf[256];
+        const char *name = t->threads[th].name;
+        if (t->threads[th].host) {
+            lit_ident(name, buf, sizeof buf);
+        } else {
+            size_t k = 0;
+            for (const char *c = name; *c && k + 1 < sizeof buf; c++)
+                if (*c != ']')
+                    buf[k++] = *c == '[' || *c == ',' || *c == '@' ? '_' : *c;
+            buf[k] = 0;
+        }
+        for (bool renamed = strcmp(buf, name) != 0; renamed && strlen(buf) + 2 <= sizeof buf;) {
+            bool clash = false;
+            for (int u = 0; u < t->nthreads && !clash; u++)
+                clash = (u < th && strcmp(w->tname[u], buf) == 0) || (u != th && strcmp(t->threads[u].name, buf) == 0);
+            if (!clash)
+                break;
+            strcat(buf, "_");
+        }
+        w->tname[th] = strdup(buf);
+    }
+}
+
 static void lit_names(wr *w)
 {
     const test *t = w->t;
+    lit_thread_names(w);
     w->lname = calloc((size_t)(t->nlocs ? t->nlocs : 1), sizeof *w->lname);
     for (int l = 0; l < t->nlocs; l++) {
         char buf[256];
@@ -61,7 +92,7 @@ static void lit_names(wr *w)
                 clash = strcmp(t->locs[k].name, buf) == 0 && strcmp(t->locs[l].name, buf) != 0;
             /* litmus keeps registers, threads and locations apart; .lit has one namespace */
             for (int th = 0; th < t->nthreads && !clash; th++) {
-                clash = strcmp(t->threads[th].name, buf) == 0;
+                clash = strcmp(w->tname[th], buf) == 0;
                 for (int r = 0; r < t->threads[th].nregs && !clash; r++)
                     clash = strcmp(t->threads[th].regs[r], buf) == 0;
             }
@@ -78,6 +109,9 @@ static void lit_names_free(wr *w)
     for (int l = 0; w->lname && l < w->t->nlocs; l++)
         free(w->lname[l]);
     free(w->lname);
+    for (int th = 0; w->tname && th < w->t->nthreads; th++)
+        free(w->tname[th]);
+    free(w->tname);
 }
 
 __attribute__((format(printf, 2, 3))) static void fail(wr *w, const char *fmt, ...)
@@ -351,7 +385,7 @@ static void lit_operand(void *ctx, const operand *o, char *buf, size_t n)
     if (o->kind == OPND_CONST) {
         len = snprintf(buf, n, "%lld", (long long)o->value);
     } else if (o->kind == OPND_REG) {
-        len = snprintf(buf, n, "%s:%s", t->threads[o->thread].name, t->threads[o->thread].regs[o->reg]);
+        len = snprintf(buf, n, "%s:%s", w->tname[o->thread], t->threads[o->thread].regs[o->reg]);
     } else {
         int l = cell_loc(t, o->cell);
         if (t->locs[l].len > 1)
@@ -454,10 +488,12 @@ static bool shmem_unconvertible(wr *w)
     return true;
 }
 
-/* The text is parsed back before it is written out: .lit bounds nesting (blocks, else-ifs, parentheses and
-   operator chains together, IR_MAX_NESTING), which the importers' goto structuring can pass, and a test
-   written must read back. A writer bug shows as "internal:" (fuzz_convert aborts on it). */
-int write_lit(FILE *out, const test *t, char *err, size_t errsz)
+/* A writer renders into memory and the text is parsed back before it is written out: the readers bound
+   nesting (.lit counts blocks, else-ifs, parentheses and operator chains; PTX litmus its conditions'
+   parentheses and negations), which IR from the importers can pass, and a test written must read back.
+   Too deep is a refusal; any other failure is a writer bug, "internal:" (fuzz_convert aborts on it). */
+static int written_and_read_back(FILE *out, const test *t, char *err, size_t errsz, int (*render)(FILE *, const test *, char *, size_t),
+                                 test *(*parse)(const char *, diag *), const char *format)
 {
     char *text = NULL;
     size_t len = 0;
@@ -466,19 +502,16 @@ int write_lit(FILE *out, const test *t, char *err, size_t errsz)
         snprintf(err, errsz, "%s: cannot write to memory", t->file);
         return -1;
     }
-    wr W = {mem, t, err, errsz, false, NULL};
-    lit_names(&W);
-    int rc = write_lit_body(&W);
-    lit_names_free(&W);
+    int rc = render(mem, t, err, errsz);
     fclose(mem);
     if (rc == 0) {
         diag d = {0};
-        test *back = lit_parse("written.lit", text, &d);
+        test *back = parse(text, &d);
         if (!back && d.msg && strstr(d.msg, "nested more than"))
-            snprintf(err, errsz, "%s: the test nests deeper than .lit allows once written (%d levels)", t->file,
+            snprintf(err, errsz, "%s: the test nests deeper than %s allows once written (%d levels)", t->file, format,
                      IR_MAX_NESTING);
         else if (!back)
-            snprintf(err, errsz, "internal: the .lit written for %s does not parse back: %s", t->file,
+            snprintf(err, errsz, "internal: the %s written for %s does not parse back: %s", format, t->file,
                      d.msg ? d.msg : "(no message)");
         else
             fwrite(text, 1, len, out);
@@ -488,6 +521,22 @@ int write_lit(FILE *out, const test *t, char *err, size_t errsz)
     }
     free(text);
     return rc;
+}
+
+static int render_lit(FILE *out, const test *t, char *err, size_t errsz)
+{
+    wr W = {.out = out, .t = t, .err = err, .errsz = errsz};
+    lit_names(&W);
+    int rc = write_lit_body(&W);
+    lit_names_free(&W);
+    return rc;
+}
+
+static test *parse_lit_back(const char *text, diag *d) { return lit_parse("written.lit", text, d); }
+
+int write_lit(FILE *out, const test *t, char *err, size_t errsz)
+{
+    return written_and_read_back(out, t, err, errsz, render_lit, parse_lit_back, ".lit");
 }
 
 static int write_lit_body(wr *w)
@@ -597,7 +646,7 @@ static int write_lit_body(wr *w)
          * plain stores of a thread on a GPU index of its own, in a kernel
          * ordered after what the host waited for: written as just that. */
         char tn[300];
-        fprintf(out, "thread %s @gpu%d", th->host ? lit_ident(th->name, tn, sizeof tn) : th->name, th->gpu);
+        fprintf(out, "thread %s @gpu%d", w->tname[i], th->gpu);
         /* Workgroups and waves are numbered internally (the .lit parser gives
          * each launch's workgroups numbers of their own): write them as small
          * numbers that keep who shares a workgroup, and a wave where two
@@ -966,9 +1015,18 @@ static void ptx_operand(void *ctx, const operand *o, char *buf, size_t n)
     }
 }
 
+static test *parse_litmus_back(const char *text, diag *d) { return litmus_parse("written.litmus", text, d, NULL); }
+
+static int render_ptx_litmus(FILE *out, const test *t, char *err, size_t errsz);
+
 int write_ptx_litmus(FILE *out, const test *t, char *err, size_t errsz)
 {
-    wr W = {out, t, err, errsz, false, NULL}, *w = &W;
+    return written_and_read_back(out, t, err, errsz, render_ptx_litmus, parse_litmus_back, "PTX litmus");
+}
+
+static int render_ptx_litmus(FILE *out, const test *t, char *err, size_t errsz)
+{
+    wr W = {.out = out, .t = t, .err = err, .errsz = errsz}, *w = &W;
     if (t->nssw)
         fail(w, "%s: ssw (Vulkan) has no PTX form", t->file);
     if (t->filter)

@@ -238,6 +238,33 @@ static void test_too_deep_for_lit(void)
     }
 }
 
+/* A template's instances P[0], P[1] were written as `thread P[0] ...`, which .lit does not read (found when
+   write_lit began parsing its text back: five library kernels). They are P_0 and P_1, in the condition too;
+   a thread already named P_1 pushes the instance to P_1_. */
+static void test_template_threads_written(void)
+{
+    const char *src = "test tmpl\nmemory { x: i32[2]\n y: i32 }\nthread P for i in 0..2 @gpu0.wg(i) {\n  st x[i], 1\n"
+                      "  r = ld x[1 - i]\n}\nthread P_1 @gpu0.wg5 { st y, 1 }\n"
+                      "exists (P[0]:r == 0 && P[1]:r == 0)\n";
+    diag d = {0};
+    test *t = lit_parse("tmpl.lit", src, &d);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    int rc;
+    char *lit = to_text(write_lit, t, &rc);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(lit, "thread P_0 @gpu0"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(lit, "thread P_1_ @gpu0"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(lit, "thread P_1 @gpu0"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(lit, "exists (P_0:r == 0 && P_1_:r == 0)"));
+    test *u = lit_parse("back.lit", lit, &d);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(u);
+    CU_ASSERT_EQUAL(verdict(t, &model_src11), verdict(u, &model_src11));
+    test_free(u);
+    test_free(t);
+    free(lit);
+    diag_free(&d);
+}
+
 /* PTX proxies: .lit -> PTX litmus (sust, tld, fence.proxy) -> .lit, the same verdict under ptx75
  * each time (the fence makes the stale texture read impossible). */
 static void test_proxies_round_trip(void)
@@ -342,6 +369,7 @@ void add_write_tests(void)
     CU_add_test(s, ".lit -> PTX litmus -> .lit", test_lit_to_ptx_and_back);
     CU_add_test(s, "a long condition written whole", test_long_condition_written);
     CU_add_test(s, "nesting .lit cannot read is refused", test_too_deep_for_lit);
+    CU_add_test(s, "template threads written as identifiers", test_template_threads_written);
     CU_add_test(s, "litmus names .lit cannot take (fuzz_rt)", test_litmus_names);
     CU_add_test(s, "PTX proxies: .lit -> PTX litmus -> .lit", test_proxies_round_trip);
     CU_add_test(s, "what a format cannot say is an error", test_unwritable);
