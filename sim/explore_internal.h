@@ -76,9 +76,11 @@ typedef struct {
     int part, worker;
     part_result *pr;
     long unit;               /* units (search nodes at the split depth) walked */
-    long claimed;            /* the unit this worker will explore next */
+    long combo_unit0;        /* unit at the start of the current combination */
+    long claimed;            /* the unit (or, whole, the combination) this worker explores next */
+    bool whole;              /* workers claim whole combinations, before building them */
     int split;               /* depth of the units */
-    long key;                /* (unit, candidate within it): deterministic choices */
+    long key;                /* (combination, unit in it, candidate in it): deterministic choices */
     long nodes;              /* search nodes visited */
     long combo;              /* combinations of thread paths started in this part */
     int at[REL_MAX];         /* the source tried per decided read (progress estimate) */

@@ -19,10 +19,22 @@ static void explore_part(explorer *e)
     }
     e->combo = 0;
     bool single = true;
-    for (int th = 0; th < t->nthreads; th++)
+    long ncombos = 1;
+    for (int th = 0; th < t->nthreads; th++) {
         single = single && (!e->active[th] || e->tp[th].n == 1);
+        if (e->active[th] && ncombos < (1L << 20))
+            ncombos *= e->tp[th].n;
+    }
+    /* Many combinations (K6: 81 of a few small units each): a worker claims whole ones, so that it builds
+       only its own and does not walk the top of every other's. Few: their search units are shared. */
+    e->whole = sh->nworkers > 1 && ncombos >= 8L * sh->nworkers;
     for (;;) {
         e->combo++;
+        e->combo_unit0 = e->unit;
+        if (e->whole && e->combo - 1 != e->claimed)
+            goto next; /* another worker's */
+        if (e->whole)
+            e->claimed = __atomic_fetch_add(&sh->next_unit[e->part], 1, __ATOMIC_RELAXED);
         int built = build_combination(e);
         if (built < 0) {
             budget_fail(sh, "%s: error: an execution has more than %d events: too large to explore", t->file, REL_MAX);
@@ -58,6 +70,7 @@ static void explore_part(explorer *e)
             e->split = -1; /* nothing to claim: the combination is impossible */
         if (e->split >= 0)
             enum_rf(e, 0);
+    next:
         /* Next combination of the part's thread paths (odometer). */
         int th = 0;
         while (th < t->nthreads && (!e->active[th] || ++e->choice[th] == e->tp[th].n)) {
@@ -111,12 +124,15 @@ void *worker_main(void *arg)
 
 /* Workers walk the top of the search alike and claim its nodes at the split
  * depth from a shared counter, so a worker whose units die early takes more. */
+/* The key numbers units within their combination, so that it is the same whichever worker explores a unit and
+   whether workers claim units or whole combinations: in the order of the search, as -j 1 meets them. */
 bool claim_unit(explorer *e)
 {
     long u = e->unit++;
-    if (u != e->claimed)
+    if (!e->whole && u != e->claimed)
         return false;
-    e->claimed = __atomic_fetch_add(&e->sh->next_unit[e->part], 1, __ATOMIC_RELAXED);
-    e->key = u << 24;
+    if (!e->whole)
+        e->claimed = __atomic_fetch_add(&e->sh->next_unit[e->part], 1, __ATOMIC_RELAXED);
+    e->key = (long)(((unsigned long)e->combo << 40) + ((unsigned long)(u - e->combo_unit0) << 24));
     return true;
 }

@@ -185,6 +185,54 @@ static void test_races_same_under_jobs(void)
     test_free(t);
 }
 
+/* Four threads of three paths each: 81 combinations, which workers claim whole under -j 2 and -j 4 (each
+   builds only its own). What memsim reports -- outcomes, counts, races and the witness drawn -- must be
+   what -j 1 reports: the keys that pick them number units within their combination. */
+static void test_whole_combinations_same_under_jobs(void)
+{
+    const char *text = "test many\nmemory { x: i32\n y: i32\n z: i32 }\n"
+                       "thread W @gpu0.wg0 { st x, 1; st x, 2 }\n"
+                       "thread A @gpu0.wg1 { r = ld x; if r == 1 { st y, 1 } else { if r == 2 { st z, 1 } } }\n"
+                       "thread B @gpu0.wg2 { r = ld x; if r == 1 { st z, 2 } else { if r == 2 { st y, 2 } } }\n"
+                       "thread C @gpu0.wg3 { r = ld x; if r == 2 { q = ld y } else { if r == 1 { q = ld z } } }\n"
+                       "thread D @gpu0.wg4 { r = ld x; if r == 1 { q = ld y } else { if r == 2 { q = ld z } } }\n"
+                       "exists (C:q == 2 && D:q == 1)\n";
+    test *t;
+    explore_result one = explore_text(text, &model_src11, 1, &t);
+    CU_ASSERT_TRUE(one.mr[0].nraces > 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(one.mr[0].witness);
+    for (int jobs = 2; jobs <= 4; jobs += 2)
+        for (int rep = 0; rep < 4; rep++) {
+            test *t2;
+            explore_result r = explore_text(text, &model_src11, jobs, &t2);
+            const model_result *a = &one.mr[0], *b = &r.mr[0];
+            CU_ASSERT_EQUAL(b->nouts, a->nouts);
+            CU_ASSERT_EQUAL(b->consistent, a->consistent);
+            CU_ASSERT_EQUAL(b->nraces, a->nraces);
+            for (int i = 0; i < a->nouts && i < b->nouts; i++) {
+                CU_ASSERT_EQUAL(b->outs[i].count, a->outs[i].count);
+                CU_ASSERT_EQUAL(memcmp(b->outs[i].vals, a->outs[i].vals, (size_t)one.nshow * sizeof *a->outs[i].vals), 0);
+            }
+            for (int i = 0; i < a->nraces && i < b->nraces; i++) {
+                CU_ASSERT_EQUAL(b->races[i].ta, a->races[i].ta);
+                CU_ASSERT_EQUAL(b->races[i].tb, a->races[i].tb);
+                /* each run parses its own test: the instructions by their place in the file */
+                CU_ASSERT_EQUAL(b->races[i].a->pos.line, a->races[i].a->pos.line);
+                CU_ASSERT_EQUAL(b->races[i].a->pos.col, a->races[i].a->pos.col);
+                CU_ASSERT_EQUAL(b->races[i].b->pos.col, a->races[i].b->pos.col);
+                CU_ASSERT_EQUAL(b->races[i].b->pos.line, a->races[i].b->pos.line);
+            }
+            CU_ASSERT_PTR_NOT_NULL_FATAL(b->witness);
+            CU_ASSERT_EQUAL(b->witness->n, a->witness->n);
+            for (int k = 0; k < a->witness->n && k < b->witness->n; k++)
+                CU_ASSERT_EQUAL(b->witness->ev[k].value, a->witness->ev[k].value);
+            explore_result_free(&r);
+            test_free(t2);
+        }
+    explore_result_free(&one);
+    test_free(t);
+}
+
 static void test_await_at_least(void)
 {
     /* Spin until the counter reaches 2 (Iris's epoch barrier: flags >= target).
@@ -298,6 +346,7 @@ void add_pathfilter_tests(void)
     CU_add_test(s, "a hang behind a barrier is kept", test_hang_behind_barrier_kept);
     CU_add_test(s, "read-read coherence in the search", test_read_read_coherence_pruned);
     CU_add_test(s, "race reports under -j", test_races_same_under_jobs);
+    CU_add_test(s, "whole combinations under -j", test_whole_combinations_same_under_jobs);
     CU_add_test(s, "await >= and i8 values", test_await_at_least);
     CU_add_test(s, "epoch counters hold few values", test_epoch_counters);
     CU_add_test(s, "counters that may go further are kept", test_epoch_counters_kept);
