@@ -70,7 +70,7 @@ static void explore_part(explorer *e)
             e->split = -1; /* nothing to claim: the combination is impossible */
         if (e->split >= 0)
             enum_rf(e, 0);
-    next:
+    next:; /* a label before a declaration needs a statement in C11 (clang) */
         /* Next combination of the part's thread paths (odometer). */
         int th = 0;
         while (th < t->nthreads && (!e->active[th] || ++e->choice[th] == e->tp[th].n)) {
