@@ -31,10 +31,11 @@ static void explore_part(explorer *e)
     for (;;) {
         e->combo++;
         e->combo_unit0 = e->unit;
-        if (e->whole && e->combo - 1 != e->claimed)
-            goto next; /* another worker's */
-        if (e->whole)
+        if (e->whole) {
+            if (e->combo - 1 != e->claimed)
+                goto next; /* another worker's */
             e->claimed = __atomic_fetch_add(&sh->next_unit[e->part], 1, __ATOMIC_RELAXED);
+        }
         int built = build_combination(e);
         if (built < 0) {
             budget_fail(sh, "%s: error: an execution has more than %d events: too large to explore", t->file, REL_MAX);

@@ -29,7 +29,7 @@ static char *written(int (*w)(FILE *, const test *, char *, size_t), const test 
         abort(); /* a refusal must say why */
     if (*rc != 0 && strncmp(err, "internal:", 9) == 0) {
         fprintf(stderr, "%s\n", err);
-        abort(); /* write_lit parses its text back: a failure other than too deep a nesting is a writer bug */
+        abort(); /* the writers parse their text back: a failure other than too deep a nesting is a writer bug */
     }
     return buf;
 }
